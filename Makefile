@@ -1,0 +1,53 @@
+# Quotient — the two commands: `make run` (service + demo data) and `make test` (whole suite).
+PYTHON ?= python3
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+
+# Tests and CI run on PostgreSQL and Redis (started by deploy/scripts/services-up.sh).
+TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/quotient
+TEST_BROKER_URL   ?= redis://127.0.0.1:6379/14
+
+.PHONY: install run test lint bench bench-quick services messages clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+## make run: the service with demo data on the embedded default (SQLite, tasks in-process)
+run: install
+	DEBUG=1 $(PY) manage.py migrate --noinput
+	DEBUG=1 $(PY) manage.py seed_demo
+	DEBUG=1 $(PY) manage.py runserver 127.0.0.1:8000
+
+## make test: PostgreSQL + Redis + a real Celery worker, then the whole suite and the linters
+test: install services
+	DATABASE_URL=$(TEST_DATABASE_URL) CELERY_BROKER_URL=$(TEST_BROKER_URL) \
+	  $(PY) -m pytest
+	$(MAKE) lint
+
+lint: install
+	$(VENV)/bin/ruff check .
+	DJANGO_SETTINGS_MODULE=quotient.settings.test DATABASE_URL=$(TEST_DATABASE_URL) \
+	  $(PY) manage.py makemigrations --check --dry-run
+
+services:
+	bash deploy/scripts/services-up.sh
+
+## make bench: every benchmark in bench/ (figures for the README and closing notes)
+bench: install
+	for script in bench/*.py; do echo "== $$script"; $(PY) $$script || exit 1; done
+
+bench-quick: install
+	for script in bench/*.py; do echo "== $$script"; $(PY) $$script --quick || exit 1; done
+
+messages: install
+	DEBUG=1 $(PY) manage.py makemessages -l fr -l de --ignore '.venv/*' --ignore 'var/*'
+	DEBUG=1 $(PY) manage.py compilemessages --ignore '.venv/*'
+
+clean:
+	rm -rf $(VENV) var/*.sqlite3 .pytest_cache .ruff_cache .hypothesis

@@ -1,0 +1,15 @@
+from django.urls import include, path
+from rest_framework.routers import DefaultRouter
+
+from scoring.api import MatchViewSet
+from tournaments.api import ClubViewSet, PlayerViewSet
+
+router = DefaultRouter()
+router.register("clubs", ClubViewSet, basename="club")
+router.register("players", PlayerViewSet, basename="player")
+router.register("matches", MatchViewSet, basename="match")
+
+urlpatterns = [
+    path("", include("ratings.api_urls")),
+    path("", include(router.urls)),
+]

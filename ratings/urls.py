@@ -1,0 +1,8 @@
+from django.urls import path
+
+from ratings import views
+
+urlpatterns = [
+    path("rankings/", views.ranking_index, name="ranking-index"),
+    path("rankings/<str:game>/", views.ranking_game, name="ranking-game"),
+]

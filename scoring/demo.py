@@ -1,0 +1,113 @@
+"""Demo data: clubs, players and random legal matches of every game the engines support.
+
+Everything goes through the same services as the API (``player_create``,
+``match_record``): nothing is inserted raw.
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import date, timedelta
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+
+from scoring.engine import available_games, engine
+from scoring.errors import MatchRejected
+from scoring.services import match_record
+from tournaments.models import Club, Membership, Player
+from tournaments.services import player_create
+
+CLUBS = [
+    ("lyon", "Domino Club de Lyon", "Lyon", "FR"),
+    ("berlin", "Berliner Dominofreunde", "Berlin", "DE"),
+    ("liege", "Cercle des Dominos de Liège", "Liège", "BE"),
+]
+FIRST = ["Anaïs", "Bruno", "Chloé", "Dieter", "Élodie", "Farid", "Greta", "Hugo", "Inès",
+         "Jonas", "Katia", "Léon", "Maëlle", "Nils", "Océane", "Paul", "Quentin", "Rosa",
+         "Sami", "Tilda", "Ugo", "Vera", "Wim", "Yasmine"]
+LAST = ["Martin", "Bernard", "Schmidt", "Dubois", "Müller", "Lefèvre", "Peeters", "Moreau"]
+
+#: options passed to each engine's random_record, per game key
+GAME_OPTIONS: dict[str, list[dict[str, Any]]] = {
+    "divisor": [{"players": 3, "set": 12}, {"players": 4, "set": 12}, {"players": 2, "set": 6}],
+    "astronomy": [{"size": 5}, {"size": 6}],
+    "9tka": [{"players": 2}, {"players": 3}, {"players": 4}],
+    "trimorp": [{}],
+    "dominyam": [{"players": 1}, {"players": 2}, {"players": 3}],
+}
+
+
+def rename_players(value: Any, mapping: dict[str, str]) -> Any:
+    """A copy of ``value`` with every string equal to an old handle renamed."""
+    if isinstance(value, dict):
+        return {mapping.get(k, k): rename_players(v, mapping) for k, v in value.items()}
+    if isinstance(value, list):
+        return [rename_players(v, mapping) for v in value]
+    if isinstance(value, str):
+        return mapping.get(value, value)
+    return value
+
+
+def _random_record(game: str, rng: random.Random) -> dict[str, Any]:
+    module = engine(game)
+    options = rng.choice(GAME_OPTIONS.get(game, [{}]))
+    try:
+        return module.random_record(rng.randrange(10**9), **options)
+    except TypeError:  # an engine without these options
+        return module.random_record(rng.randrange(10**9))
+
+
+def ensure_clubs_and_players(rng: random.Random) -> list[Player]:
+    for slug, name, city, country in CLUBS:
+        Club.objects.get_or_create(slug=slug, defaults={"name": name, "city": city, "country": country})
+    clubs = list(Club.objects.filter(slug__in=[c[0] for c in CLUBS]))
+    players = []
+    for n, first in enumerate(FIRST):
+        handle = f"{first.lower().encode('ascii', 'ignore').decode()}{n}"
+        player = Player.objects.filter(handle=handle).first()
+        if player is None:
+            club = clubs[n % len(clubs)]
+            player = player_create(
+                handle=handle, display_name=f"{first} {LAST[n % len(LAST)]}", club=club,
+                country=club.country, public_name=n % 4 != 0,
+            )
+        players.append(player)
+    return players
+
+
+def ensure_demo_users() -> None:
+    users = get_user_model()
+    if not users.objects.filter(username="admin").exists():
+        users.objects.create_superuser("admin", "admin@example.org", "admin")
+    organiser, created = users.objects.get_or_create(username="organiser")
+    if created:
+        organiser.set_password("organiser")
+        organiser.save()
+        Membership.objects.create(
+            user=organiser, club=Club.objects.get(slug="lyon"), role=Membership.Role.ORGANISER
+        )
+
+
+def seed_demo(*, matches_per_game: int = 24, seed: int = 2026, today: date) -> dict[str, int]:
+    """Create the demo federation; returns how many matches each game received."""
+    rng = random.Random(seed)
+    with transaction.atomic():
+        players = ensure_clubs_and_players(rng)
+        ensure_demo_users()
+    clubs = list(Club.objects.filter(slug__in=[c[0] for c in CLUBS]))
+    created: dict[str, int] = {}
+    for game in available_games():
+        created[game] = 0
+        for _ in range(matches_per_game):
+            record = _random_record(game, rng)
+            seated = rng.sample(players, len(record["players"]))
+            record = rename_players(record, dict(zip(record["players"], [p.handle for p in seated], strict=True)))
+            played_on = today - timedelta(days=rng.randrange(0, 330))
+            try:
+                match_record(club=rng.choice(clubs), played_on=played_on, record=record)
+            except MatchRejected:
+                continue  # a duplicate on a re-run
+            created[game] += 1
+    return created

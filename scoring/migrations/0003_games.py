@@ -1,0 +1,24 @@
+from django.db import migrations
+
+GAMES = [
+    ("divisor", "Divisor dominoes"),
+    ("astronomy", "Astronomy Domino"),
+    ("9tka", "9tka"),
+    ("trimorp", "Trimorp"),
+    ("dominyam", "Dominyam"),
+]
+
+
+def create_games(apps, schema_editor):
+    Game = apps.get_model("scoring", "Game")
+    for key, name in GAMES:
+        Game.objects.update_or_create(key=key, defaults={"name": name})
+
+
+def delete_games(apps, schema_editor):
+    apps.get_model("scoring", "Game").objects.filter(key__in=[k for k, _ in GAMES]).delete()
+
+
+class Migration(migrations.Migration):
+    dependencies = [("scoring", "0002_initial")]
+    operations = [migrations.RunPython(create_games, delete_games)]

@@ -1,0 +1,91 @@
+"""Shared fixtures: factories, API clients, and a real Celery worker."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def api():
+    from rest_framework.test import APIClient
+
+    return APIClient()
+
+
+@pytest.fixture
+def club(db):
+    from tests.factories import ClubFactory
+
+    return ClubFactory(slug="lyon", name="Domino Club de Lyon")
+
+
+@pytest.fixture
+def other_club(db):
+    from tests.factories import ClubFactory
+
+    return ClubFactory(slug="berlin", name="Berliner Dominofreunde")
+
+
+@pytest.fixture
+def organiser(club):
+    from tests.factories import OrganiserFactory
+
+    return OrganiserFactory(club=club).user
+
+
+@pytest.fixture
+def federation_admin(db):
+    from tests.factories import FederationAdminFactory
+
+    return FederationAdminFactory().user
+
+
+def _wait_for_worker(app, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        replies = app.control.ping(timeout=0.5)
+        if replies:
+            return
+    raise RuntimeError("the Celery worker did not come up within 30 s")
+
+
+@pytest.fixture(scope="session")
+def celery_worker_process(django_db_setup, django_db_blocker):
+    """A real ``celery worker`` process on Redis, using the test database."""
+    from django.db import connection
+
+    from quotient.celery import app
+
+    with django_db_blocker.unblock():
+        settings_dict = connection.settings_dict
+    if settings_dict["ENGINE"] != "django.db.backends.postgresql":
+        pytest.fail("worker tests need PostgreSQL (set DATABASE_URL)")
+    url = "postgres://{USER}@{HOST}:{PORT}/{NAME}".format(
+        **{k: settings_dict[k] or "" for k in ("USER", "HOST", "PORT", "NAME")}
+    )
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "quotient.settings.test", "DATABASE_URL": url}
+    log = open(ROOT / "var" / "test-worker.log", "w")  # noqa: SIM115 - closed below
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "quotient", "worker", "--loglevel=INFO",
+         "--concurrency=2", "--hostname=test-worker@%h", "--without-gossip", "--without-mingle"],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+    )
+    try:
+        app.control.purge()
+        _wait_for_worker(app)
+        yield worker
+    finally:
+        worker.terminate()
+        try:
+            worker.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            worker.kill()
+        log.close()

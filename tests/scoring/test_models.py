@@ -1,0 +1,36 @@
+import datetime as dt
+
+import pytest
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from scoring.models import Game, Match
+from tests.factories import ClubFactory
+
+
+def _match(**overrides):
+    values = {
+        "game": Game.objects.get(key="divisor"), "club": ClubFactory(),
+        "played_on": dt.date(2026, 10, 3), "submitted_at": timezone.now(), "record": {"x": 1},
+        "verification": "summary", "result": {}, "fingerprint": "f" * 64,
+    }
+    values.update(overrides)
+    return Match.objects.create(**values)
+
+
+@pytest.mark.django_db
+def test_the_same_match_cannot_be_stored_twice():
+    _match()
+    with pytest.raises(IntegrityError), transaction.atomic():
+        _match()
+    # another date or other content is another match
+    _match(played_on=dt.date(2026, 10, 4))
+    _match(fingerprint="e" * 64)
+    assert Match.objects.count() == 3
+
+
+@pytest.mark.django_db
+def test_the_five_games_exist():
+    assert sorted(Game.objects.values_list("key", flat=True)) == sorted(
+        ["divisor", "astronomy", "9tka", "trimorp", "dominyam"]
+    )
