@@ -13,6 +13,19 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
+GAMES = [("divisor", "Divisor dominoes"), ("astronomy", "Astronomy Domino"), ("9tka", "9tka"),
+         ("trimorp", "Trimorp"), ("dominyam", "Dominyam")]
+
+
+@pytest.fixture
+def games(db):
+    """The five games (a transactional test's flush removes the migration's rows)."""
+    from scoring.models import Game
+
+    for key, name in GAMES:
+        Game.objects.get_or_create(key=key, defaults={"name": name})
+
+
 @pytest.fixture
 def api():
     from rest_framework.test import APIClient
@@ -21,14 +34,14 @@ def api():
 
 
 @pytest.fixture
-def club(db):
+def club(games):
     from tests.factories import ClubFactory
 
     return ClubFactory(slug="lyon", name="Domino Club de Lyon")
 
 
 @pytest.fixture
-def other_club(db):
+def other_club(games):
     from tests.factories import ClubFactory
 
     return ClubFactory(slug="berlin", name="Berliner Dominofreunde")
@@ -48,6 +61,16 @@ def federation_admin(db):
     return FederationAdminFactory().user
 
 
+def test_database_url() -> str:
+    """The URL of the test database (for subprocesses: workers, commands)."""
+    from django.db import connection
+
+    settings_dict = connection.settings_dict
+    return "postgres://{USER}@{HOST}:{PORT}/{NAME}".format(
+        **{k: settings_dict[k] or "" for k in ("USER", "HOST", "PORT", "NAME")}
+    )
+
+
 def _wait_for_worker(app, timeout: float = 30.0) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -64,14 +87,14 @@ def celery_worker_process(django_db_setup, django_db_blocker):
 
     from quotient.celery import app
 
-    with django_db_blocker.unblock():
-        settings_dict = connection.settings_dict
-    if settings_dict["ENGINE"] != "django.db.backends.postgresql":
+    if connection.vendor != "postgresql":
         pytest.fail("worker tests need PostgreSQL (set DATABASE_URL)")
-    url = "postgres://{USER}@{HOST}:{PORT}/{NAME}".format(
-        **{k: settings_dict[k] or "" for k in ("USER", "HOST", "PORT", "NAME")}
-    )
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "quotient.settings.test", "DATABASE_URL": url}
+    url = test_database_url()
+    env = {
+        **os.environ, "DJANGO_SETTINGS_MODULE": "quotient.settings.test", "DATABASE_URL": url,
+        # small chunks, so that even a test month is fanned out to several tasks
+        "RANKING_CHUNK_SIZE": "4",
+    }
     log = open(ROOT / "var" / "test-worker.log", "w")  # noqa: SIM115 - closed below
     worker = subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "quotient", "worker", "--loglevel=INFO",

@@ -297,13 +297,27 @@ def tile_name(tile: tuple[int, int]) -> str:
 
 
 def _show(value: Any, limit: int = 40) -> str:
-    text = value if isinstance(value, str) else repr(value)
+    """A short printable form that never fails (huge ints, deep nesting)."""
+    if isinstance(value, str):
+        text = value
+    elif value is None or isinstance(value, bool):
+        text = {None: "null", True: "true", False: "false"}[value]
+    elif isinstance(value, int):
+        text = str(value) if -(10**limit) < value < 10**limit else "a huge number"
+    elif isinstance(value, float):
+        text = repr(value)
+    elif isinstance(value, list | tuple):
+        text = "a list"
+    elif isinstance(value, Mapping):
+        text = "an object"
+    else:
+        text = type(value).__name__
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def show(value: Any) -> str:
+def show(value: Any, limit: int = 40) -> str:
     """A short printable form of any record value, for error messages."""
-    return _show(value)
+    return _show(value, limit)
 
 
 def iter_list(value: Any, name: str, expected: str) -> Iterable[Any]:
