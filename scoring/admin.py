@@ -35,7 +35,7 @@ class MatchAdmin(admin.ModelAdmin):
     inlines = [SeatInline]
     readonly_fields = [
         "game", "club", "played_on", "submitted_at", "submitted_by", "record", "verification",
-        "result", "finished", "fingerprint", "counted_month", "late",
+        "result", "analysis", "finished", "fingerprint", "counted_month", "late",
     ]
     fields = ["round", *readonly_fields]
     list_select_related = ["game", "club"]

@@ -42,11 +42,12 @@ class MatchListSerializer(serializers.ModelSerializer):
 
 class MatchDetailSerializer(MatchListSerializer):
     result = serializers.JSONField()
+    analysis = serializers.JSONField()
     score_sheet = serializers.SerializerMethodField()
     round = serializers.SerializerMethodField()
 
     class Meta(MatchListSerializer.Meta):
-        fields = [*MatchListSerializer.Meta.fields, "round", "result", "score_sheet"]
+        fields = [*MatchListSerializer.Meta.fields, "round", "result", "analysis", "score_sheet"]
 
     def get_score_sheet(self, match: Match) -> list[dict]:
         return score_sheet(match.result)

@@ -48,6 +48,10 @@ class Match(models.Model):
     verification = models.CharField(_("verification"), max_length=16, choices=Verification.choices)
     result = models.JSONField(_("computed result"))
     finished = models.BooleanField(_("finished"), default=True)
+    analysis = models.JSONField(
+        _("analysis"), null=True, blank=True,
+        help_text=_("Post-game analysis, e.g. Astronomy Domino's decisive mistake."),
+    )
     fingerprint = models.CharField(_("content fingerprint"), max_length=64)
     counted_month = models.DateField(
         _("counted in ranking month"), null=True, blank=True,

@@ -55,3 +55,36 @@ def score_sheet(result: dict[str, Any]) -> list[dict[str, Any]]:
         totals[player] = totals.get(player, 0) + points
         sheet.append({**move, "running_total": totals[player]})
     return sheet
+
+
+SHEET_BASE = ("index", "player", "points", "running_total", "total")
+
+
+def show_value(value: Any) -> str:
+    """A compact text of a replay value for the match page."""
+    if value is None:
+        return ""
+    if isinstance(value, dict):
+        return ", ".join(f"{k}: {show_value(v)}" for k, v in value.items())
+    if isinstance(value, list):
+        return " ".join(show_value(v) for v in value)
+    return str(value)
+
+
+def score_table(result: dict[str, Any]) -> tuple[list[str], list[dict[str, Any]]]:
+    """The score sheet as a table: game-specific columns beside the common ones."""
+    sheet = score_sheet(result)
+    columns: list[str] = []
+    for row in sheet:
+        columns.extend(k for k in row if k not in SHEET_BASE and k not in columns)
+    rows = [
+        {
+            "number": row.get("index", 0) + 1,
+            "player": row.get("player"),
+            "points": row.get("points"),
+            "running_total": row["running_total"],
+            "cells": [show_value(row.get(column)) for column in columns],
+        }
+        for row in sheet
+    ]
+    return columns, rows

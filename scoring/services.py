@@ -19,6 +19,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from ratings.deadline import ranking_month_for
+from scoring.analysis import match_analysis
 from scoring.engine import UnusableInput, replay
 from scoring.engine.common import RecordError
 from scoring.errors import MatchRejected
@@ -129,6 +130,7 @@ def match_record(
     _check_round(round, game, club)
     handles = list(record["players"])
     players = _players_by_handle(handles)
+    analysis = match_analysis(record, result)
     placement = ranking_month_for(played_on, now)
     fingerprint = record_fingerprint(record)
     warnings = placement.warnings()
@@ -138,7 +140,7 @@ def match_record(
                 game=game, club=club, round=round, played_on=played_on, submitted_at=now,
                 submitted_by=submitted_by if getattr(submitted_by, "is_authenticated", False) else None,
                 record=record, verification=result["verification"], result=result,
-                finished=result["finished"], fingerprint=fingerprint,
+                finished=result["finished"], analysis=analysis, fingerprint=fingerprint,
                 counted_month=placement.counted_month if result["finished"] else None,
                 late=placement.late,
             )

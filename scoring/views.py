@@ -1,11 +1,10 @@
-"""Server-rendered pages for matches and players (thin: selectors do the work)."""
+"""Server-rendered match pages (thin: selectors do the work)."""
 
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
-from scoring.selectors import match_list, parse_month, score_sheet
-from tournaments.models import Player
+from scoring.selectors import match_list, parse_month, score_table, show_value
 
 
 def match_index(request: HttpRequest) -> HttpResponse:
@@ -21,15 +20,7 @@ def match_index(request: HttpRequest) -> HttpResponse:
 
 def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     match = get_object_or_404(match_list(), pk=pk)
-    context = {
-        "match": match,
-        "sheet": score_sheet(match.result),
-        "seats": list(match.seats.all()),
-    }
+    columns, rows = score_table(match.result)
+    seats = [(seat, show_value(seat.details)) for seat in match.seats.all()]
+    context = {"match": match, "columns": columns, "rows": rows, "seats": seats}
     return render(request, "scoring/match_detail.html", context)
-
-
-def player_detail(request: HttpRequest, handle: str) -> HttpResponse:
-    player = get_object_or_404(Player.objects.select_related("club"), handle__iexact=handle)
-    page = Paginator(match_list(player=player.handle), 25).get_page(request.GET.get("page"))
-    return render(request, "scoring/player_detail.html", {"player": player, "page": page})

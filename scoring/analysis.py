@@ -1,0 +1,32 @@
+"""Post-game analysis shown on a match page, computed once when a match is stored.
+
+* Astronomy Domino: the decisive mistake — the first move after which the game's
+  outcome under perfect play flipped against its mover (positions small enough
+  for the endgame solver only; its node budget bounds the time).
+* Dominyam: each turn's best available meal is already in the replay
+  (``best_meal``), nothing more to do here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+
+def _astronomy(record: dict[str, Any], result: dict[str, Any]) -> dict[str, Any] | None:
+    if result.get("verification") != "replayed" or not result.get("finished"):
+        return None
+    from scoring.engine.astronomy import decisive_mistake
+
+    return {"decisive_mistake": decisive_mistake(record)}
+
+
+ANALYSES: dict[str, Callable[[dict[str, Any], dict[str, Any]], dict[str, Any] | None]] = {
+    "astronomy": _astronomy,
+}
+
+
+def match_analysis(record: dict[str, Any], result: dict[str, Any]) -> dict[str, Any] | None:
+    """The analysis of a valid replayed record, or ``None`` for games without one."""
+    analyse = ANALYSES.get(result.get("game", ""))
+    return analyse(record, result) if analyse else None
