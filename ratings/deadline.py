@@ -1,8 +1,8 @@
-"""Which ranking month a result counts in, from its play date and arrival time.
+"""Where a submitted result lands in the ranking calendar (the service's side).
 
-The federation's words: results reaching it by the last day of a month enter
-that month's calculation; later ones enter the following calculation. A result
-arriving more than 12 months after it was played is stored but never rated.
+The rule itself is pure and lives in ``ratings.engine.months``; this module only
+turns its month indexes into the dates the models store, and says what the
+submitter should be warned about.
 """
 
 from __future__ import annotations
@@ -11,15 +11,12 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
-WINDOW_MONTHS = 12
+from ratings.engine.months import counting_month, is_late, month_index, too_old
 
 
-def month_start(day: date) -> date:
-    return day.replace(day=1)
-
-
-def months_between(earlier: date, later: date) -> int:
-    return (later.year - earlier.year) * 12 + later.month - earlier.month
+def _first_day(index: int) -> date:
+    year, month0 = divmod(index, 12)
+    return date(year, month0 + 1, 1)
 
 
 @dataclass(frozen=True)
@@ -45,16 +42,9 @@ class Placement:
 
 
 def ranking_month_for(played_on: date, received_local: datetime) -> Placement:
-    """The month whose list first counts a result (``received_local`` in federation time).
-
-    On time (received by 23:59:59 on the last day of the play month): the play
-    month. Late: the month it arrived in. Twelve months or more after the play
-    month: never.
-    """
-    played = month_start(played_on)
-    received = month_start(received_local.date())
-    counted = max(played, received)
-    late = counted > played
-    if months_between(played, counted) >= WINDOW_MONTHS:
+    """The month whose list first counts a result (``received_local`` in federation time)."""
+    played = _first_day(month_index(played_on))
+    if too_old(played_on, received_local):
         return Placement(played_month=played, counted_month=None, late=True)
-    return Placement(played_month=played, counted_month=counted, late=late)
+    counted = _first_day(counting_month(played_on, received_local))
+    return Placement(played_month=played, counted_month=counted, late=is_late(played_on, received_local))
