@@ -1,1 +1,9 @@
-urlpatterns: list = []
+from django.urls import path
+
+from ratings import api
+
+urlpatterns = [
+    path("rankings/<str:game>/", api.ranking_month_list, name="api-ranking-months"),
+    path("rankings/<str:game>/<str:month>/", api.ranking_detail, name="api-ranking-detail"),
+    path("players/<str:handle>/history/", api.player_history_view, name="api-player-history"),
+]

@@ -5,4 +5,5 @@ from ratings import views
 urlpatterns = [
     path("rankings/", views.ranking_index, name="ranking-index"),
     path("rankings/<str:game>/", views.ranking_game, name="ranking-game"),
+    path("rankings/<str:game>/<str:month>/", views.ranking_month, name="ranking-month"),
 ]

@@ -1,0 +1,110 @@
+"""The month close through real Celery workers and a real killed process."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+
+import psycopg
+import pytest
+
+from ratings.engine.months import month_index
+from ratings.engine.ranking import compute_ranking
+from ratings.models import RankingList, RankingRun
+from ratings.services import month_results, ranking_params, ranking_publish
+from ratings.tasks import close_previous_month
+from scoring.models import Game
+from tests.conftest import ROOT, test_database_url
+from tests.ratings.conftest import record_month
+
+OCT = dt.date(2026, 10, 1)
+
+
+def stored(ranking: RankingList) -> list[tuple]:
+    return list(
+        ranking.entries.order_by("position").values_list(
+            "player_id", "rank", "fladub", "mu", "sigma", "results_counted", "provisional"
+        )
+    )
+
+
+def expected(game: Game, month: dt.date) -> list[tuple]:
+    params = ranking_params()
+    computed = compute_ranking(month_results(game, month, params), month_index(month), params)
+    return [
+        (int(e.player), e.rank, e.fladub, e.mu, e.sigma, e.results_counted, e.provisional)
+        for e in computed.entries
+    ]
+
+
+@pytest.mark.worker
+@pytest.mark.django_db(transaction=True)
+def test_beat_job_publishes_every_game_through_the_workers(federation, celery_worker_process):
+    club, handles = federation
+    record_month(club=club, handles=handles, month=OCT, count=30, seed=11)
+    # what beat sends on 1 November: close October for every game
+    run_ids = close_previous_month.delay("2026-11-01").get(timeout=60)
+    assert len(run_ids) == Game.objects.count()
+    deadline = time.monotonic() + 90
+    while RankingRun.objects.filter(pk__in=run_ids, finished_at__isnull=True).exists():
+        assert time.monotonic() < deadline, "the month close did not finish"
+        time.sleep(0.2)
+    runs = {run.game.key: run for run in RankingRun.objects.filter(pk__in=run_ids)}
+    assert {run.status for run in runs.values()} == {"published"}
+    divisor = runs["divisor"]
+    # 30 results in chunks of 4: eight chunks, rated by the workers
+    by_workers, here = map(int, re.findall(r"\d+", divisor.message))
+    assert by_workers + here == 8 and by_workers >= 1
+    assert stored(divisor.ranking) == expected(Game.objects.get(key="divisor"), OCT)
+    assert divisor.players_done == divisor.players_total == len(handles)
+
+
+def _backend_waiting_on_a_lock(url: str) -> bool:
+    with psycopg.connect(url, autocommit=True) as conn:
+        row = conn.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+            " AND query ILIKE 'INSERT INTO \"ratings_rankingentry\"%'"
+        ).fetchone()
+    return row[0] > 0
+
+
+@pytest.mark.worker
+@pytest.mark.django_db(transaction=True)
+def test_a_run_killed_mid_write_leaves_nothing_and_a_rerun_is_identical(federation):
+    club, handles = federation
+    record_month(club=club, handles=handles, month=OCT, count=30, seed=12)
+    game = Game.objects.get(key="divisor")
+    url = test_database_url()
+    env = {**os.environ, "DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "quotient.settings.test"}
+    with psycopg.connect(url) as blocker:
+        # reads go on, inserts wait: the run blocks inside its final write, after it
+        # has inserted the list row and before its entries
+        blocker.execute("LOCK TABLE ratings_rankingentry IN SHARE MODE")
+        command = subprocess.Popen(
+            [sys.executable, "manage.py", "publish_rankings", "--game", "divisor", "--month", "2026-10"],
+            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        )
+        deadline = time.monotonic() + 60
+        while not _backend_waiting_on_a_lock(url):
+            assert command.poll() is None, command.stdout.read().decode()
+            assert time.monotonic() < deadline, "the run never reached its write"
+            time.sleep(0.1)
+        command.send_signal(signal.SIGKILL)
+        command.wait(10)
+        blocker.rollback()  # release the table: the dead run's transaction aborts
+    time.sleep(0.5)
+    assert RankingList.objects.count() == 0
+    run = RankingRun.objects.get(game=game, month=OCT)
+    assert run.status == "running"  # the dead run never finished
+    for _ in range(50):  # the dead session may take a moment to release its lock
+        rerun = ranking_publish(game=game, month=OCT)
+        if rerun.status != "locked":
+            break
+        time.sleep(0.2)
+    assert rerun.status == "published"
+    assert stored(rerun.ranking) == expected(game, OCT)
