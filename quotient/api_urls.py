@@ -1,4 +1,5 @@
 from django.urls import include, path
+from rest_framework.authtoken.views import obtain_auth_token
 from rest_framework.routers import DefaultRouter
 
 from scoring.api import MatchViewSet
@@ -10,6 +11,7 @@ router.register("players", PlayerViewSet, basename="player")
 router.register("matches", MatchViewSet, basename="match")
 
 urlpatterns = [
+    path("auth/token/", obtain_auth_token, name="api-token"),
     path("", include("ratings.api_urls")),
     path("", include(router.urls)),
 ]

@@ -31,12 +31,12 @@ def replay_command(path: str) -> int:
     try:
         text = _read(path)
     except (OSError, UnicodeDecodeError) as exc:
-        _print(unusable(RecordError("bad-field", None, field="FILE", expected=str(exc))))
+        _print(unusable(RecordError("unreadable-file", None, reason=str(exc)[:120])))
         return 2
     try:
         record = json.loads(text)
-    except (ValueError, RecursionError):
-        _print(unusable(RecordError("not-an-object")))
+    except (ValueError, RecursionError) as exc:
+        _print(unusable(RecordError("not-json", None, reason=str(exc)[:80])))
         return 2
     try:
         out = replay(record)

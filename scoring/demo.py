@@ -7,11 +7,12 @@ Everything goes through the same services as the API (``player_create``,
 from __future__ import annotations
 
 import random
-from datetime import date, timedelta
+from datetime import date, datetime, time, timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.utils import timezone
 
 from scoring.engine import available_games, engine
 from scoring.errors import MatchRejected
@@ -90,7 +91,7 @@ def ensure_demo_users() -> None:
         )
 
 
-def seed_demo(*, matches_per_game: int = 24, seed: int = 2026, today: date) -> dict[str, int]:
+def seed_demo(*, matches_per_game: int = 60, seed: int = 2026, today: date) -> dict[str, int]:
     """Create the demo federation; returns how many matches each game received."""
     rng = random.Random(seed)
     with transaction.atomic():
@@ -106,8 +107,31 @@ def seed_demo(*, matches_per_game: int = 24, seed: int = 2026, today: date) -> d
             record = rename_players(record, dict(zip(record["players"], [p.handle for p in seated], strict=True)))
             played_on = today - timedelta(days=rng.randrange(0, 330))
             try:
-                match_record(club=rng.choice(clubs), played_on=played_on, record=record)
+                # entered on the evening of play, as a diligent organiser would
+                entered = datetime.combine(played_on, time(21, 30), tzinfo=timezone.get_current_timezone())
+                match_record(club=rng.choice(clubs), played_on=played_on, record=record, now=entered)
             except MatchRejected:
                 continue  # a duplicate on a re-run
             created[game] += 1
     return created
+
+
+def publish_demo_rankings(*, today: date) -> int:
+    """Close every past month that has results, as the monthly job would have."""
+    from ratings.engine.months import month_index
+    from ratings.models import RankingList
+    from ratings.services import month_date, previous_month, ranking_publish
+    from scoring.models import Game, Match
+
+    published = 0
+    last = month_index(previous_month(today))
+    for game in Game.objects.all():
+        first = Match.objects.filter(game=game).order_by("played_on").first()
+        if first is None:
+            continue
+        for index in range(month_index(first.played_on), last + 1):
+            month = month_date(index)
+            if not RankingList.objects.filter(game=game, month=month).exists():
+                ranking_publish(game=game, month=month)
+                published += 1
+    return published

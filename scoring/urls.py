@@ -5,5 +5,4 @@ from scoring import views
 urlpatterns = [
     path("matches/", views.match_index, name="match-list"),
     path("matches/<int:pk>/", views.match_detail, name="match-detail"),
-    path("players/<str:handle>/", views.player_detail, name="player-detail"),
 ]

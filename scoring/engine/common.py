@@ -33,6 +33,14 @@ def register_errors(catalogue: Mapping[str, Mapping[str, str]]) -> None:
 
 register_errors(
     {
+        "unreadable-file": {
+            "en": "the file cannot be read: {reason}",
+            "fr": "le fichier est illisible : {reason}",
+        },
+        "not-json": {
+            "en": "the input is not JSON: {reason}",
+            "fr": "l'entrée n'est pas du JSON : {reason}",
+        },
         "not-an-object": {
             "en": "the record must be a JSON object",
             "fr": "la feuille de match doit être un objet JSON",

@@ -47,3 +47,16 @@ def test_player_registration_permissions(api, club, other_club, organiser):
     assert created.status_code == 201, created.content
     again = api.post("/api/v1/players/", {**payload, "handle": "CEM"}, format="json")
     assert again.status_code == 400
+
+
+@pytest.mark.django_db
+def test_token_authentication(api, club, organiser):
+    response = api.post(
+        "/api/v1/auth/token/", {"username": organiser.username, "password": "secret-pass-123"}
+    )
+    assert response.status_code == 200
+    token = response.json()["token"]
+    payload = {"handle": "dora", "display_name": "Dora Lenz", "club": "lyon"}
+    assert api.post("/api/v1/players/", payload, format="json").status_code == 401
+    api.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    assert api.post("/api/v1/players/", payload, format="json").status_code == 201
