@@ -27,6 +27,18 @@ def games(db):
 
 
 @pytest.fixture
+def federation(games):
+    """Club lyon with twelve players p00..p11."""
+    from tests.factories import ClubFactory, PlayerFactory
+
+    club = ClubFactory(slug="lyon")
+    handles = [f"p{n:02d}" for n in range(12)]
+    for handle in handles:
+        PlayerFactory(handle=handle, club=club)
+    return club, handles
+
+
+@pytest.fixture
 def api():
     from rest_framework.test import APIClient
 
@@ -61,7 +73,7 @@ def federation_admin(db):
     return FederationAdminFactory().user
 
 
-def test_database_url() -> str:
+def subprocess_database_url() -> str:
     """The URL of the test database (for subprocesses: workers, commands)."""
     from django.db import connection
 
@@ -89,7 +101,7 @@ def celery_worker_process(django_db_setup, django_db_blocker):
 
     if connection.vendor != "postgresql":
         pytest.fail("worker tests need PostgreSQL (set DATABASE_URL)")
-    url = test_database_url()
+    url = subprocess_database_url()
     env = {
         **os.environ, "DJANGO_SETTINGS_MODULE": "quotient.settings.test", "DATABASE_URL": url,
         # small chunks, so that even a test month is fanned out to several tasks

@@ -14,7 +14,7 @@ class UserFactory(factory.django.DjangoModelFactory):
         django_get_or_create = ["username"]
 
     username = factory.Sequence(lambda n: f"user{n}")
-    password = factory.PostGenerationMethodCall("set_password", "secret-pass-123")
+    password = factory.django.Password("secret-pass-123")
 
 
 class ClubFactory(factory.django.DjangoModelFactory):

@@ -8,7 +8,7 @@ import pytest
 
 from ratings.services import ranking_publish
 from scoring.models import Game
-from tests.ratings.conftest import record_month
+from tests.builders import record_month
 
 OCT, NOV = dt.date(2026, 10, 1), dt.date(2026, 11, 1)
 ENTRY_KEYS = {"rank", "player", "name", "fladub", "mu", "sigma", "results_counted", "movement"}

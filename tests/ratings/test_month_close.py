@@ -19,8 +19,8 @@ from ratings.models import RankingList, RankingRun
 from ratings.services import month_results, ranking_params, ranking_publish
 from ratings.tasks import close_previous_month
 from scoring.models import Game
-from tests.conftest import ROOT, test_database_url
-from tests.ratings.conftest import record_month
+from tests.builders import record_month
+from tests.conftest import ROOT, subprocess_database_url
 
 OCT = dt.date(2026, 10, 1)
 
@@ -79,7 +79,7 @@ def test_a_run_killed_mid_write_leaves_nothing_and_a_rerun_is_identical(federati
     club, handles = federation
     record_month(club=club, handles=handles, month=OCT, count=30, seed=12)
     game = Game.objects.get(key="divisor")
-    url = test_database_url()
+    url = subprocess_database_url()
     env = {**os.environ, "DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "quotient.settings.test"}
     with psycopg.connect(url) as blocker:
         # reads go on, inserts wait: the run blocks inside its final write, after it

@@ -12,7 +12,7 @@ from ratings.engine.ranking import compute_ranking
 from ratings.models import RankingList, RankingRun
 from ratings.services import month_results, ranking_params, ranking_publish
 from scoring.models import Game
-from tests.ratings.conftest import BERLIN, record_month
+from tests.builders import BERLIN, record_month
 
 OCT, NOV, DEC = dt.date(2026, 10, 1), dt.date(2026, 11, 1), dt.date(2026, 12, 1)
 
@@ -166,3 +166,27 @@ def test_negative_control_without_the_lock_the_month_is_published_twice(federati
     assert all(run.players_total == len(handles) for run in runs)
     assert "ranking_revision_unique" in runs.get(status="failed").message
     assert RankingList.objects.filter(month=OCT).count() == 1
+
+
+@pytest.mark.django_db
+def test_month_close_enqueues_runs_only_after_commit(django_capture_on_commit_callbacks, games):
+    from ratings.services import ranking_close_month
+
+    enqueued = []
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        runs = ranking_close_month(month=OCT, enqueue=enqueued.append)
+        assert enqueued == []  # nothing leaves before the transaction commits
+    assert len(callbacks) == len(runs) == Game.objects.count()
+    for callback in callbacks:
+        callback()
+    assert [run.pk for run in enqueued] == [run.pk for run in runs]
+    assert {run.status for run in runs} == {"queued"}
+
+
+def test_the_task_retries_only_transient_database_errors():
+    from django.db import InterfaceError, OperationalError
+
+    from ratings.tasks import publish_ranking
+
+    assert set(publish_ranking.autoretry_for) == {OperationalError, InterfaceError}
+    assert publish_ranking.acks_late is True

@@ -1,11 +1,9 @@
-"""Fixtures for the month close: a small federation of divisor results."""
+"""Builders of match histories for the ranking tests (through the real services)."""
 
 from __future__ import annotations
 
 import datetime as dt
 import random
-
-import pytest
 
 BERLIN = dt.timezone(dt.timedelta(hours=1))
 
@@ -36,14 +34,3 @@ def record_month(*, club, handles, month: dt.date, count: int, seed: int, receiv
             match_record(club=club, played_on=played_on, record=summary_record(table, rng), now=now).match
         )
     return stored
-
-
-@pytest.fixture
-def federation(games):
-    from tests.factories import ClubFactory, PlayerFactory
-
-    club = ClubFactory(slug="lyon")
-    handles = [f"p{n:02d}" for n in range(12)]
-    for handle in handles:
-        PlayerFactory(handle=handle, club=club)
-    return club, handles
