@@ -65,6 +65,8 @@ def show_value(value: Any) -> str:
     if value is None:
         return ""
     if isinstance(value, dict):
+        if set(value) == {"tiles", "points"}:  # a scored combination
+            return f"{show_value(value['tiles'])} ({value['points']})"
         return ", ".join(f"{k}: {show_value(v)}" for k, v in value.items())
     if isinstance(value, list):
         return " ".join(show_value(v) for v in value)

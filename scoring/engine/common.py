@@ -198,11 +198,15 @@ def run(game: str, record: Any, play: Play) -> dict[str, Any]:
         return invalid(game, moves, error)
 
 
-def competition_ranks(scores: Sequence[float | int | tuple], *, higher_is_better: bool = True) -> list[int]:
+def competition_ranks(
+    scores: Sequence[float | int | tuple], *, higher_is_better: bool = True
+) -> list[int]:
     """Competition ranks (1, 1, 3) for scores given in seat order."""
     ranks = []
     for score in scores:
-        better = sum(1 for other in scores if (other > score if higher_is_better else other < score))
+        better = sum(
+            1 for other in scores if (other > score if higher_is_better else other < score)
+        )
         ranks.append(better + 1)
     return ranks
 
@@ -227,8 +231,15 @@ def standings(
 # Field readers: every one rejects a malformed value with a RecordError.
 
 
-def field(record: Mapping[str, Any], name: str, kind: type | tuple[type, ...], expected: str,
-          *, move: int | None = None, label: str | None = None) -> Any:
+def field(
+    record: Mapping[str, Any],
+    name: str,
+    kind: type | tuple[type, ...],
+    expected: str,
+    *,
+    move: int | None = None,
+    label: str | None = None,
+) -> Any:
     """``record[name]`` if it is of ``kind`` (bools are never ints)."""
     value = record.get(name) if isinstance(record, Mapping) else None
     if not is_kind(value, kind):
@@ -236,8 +247,15 @@ def field(record: Mapping[str, Any], name: str, kind: type | tuple[type, ...], e
     return value
 
 
-def optional(record: Mapping[str, Any], name: str, kind: type | tuple[type, ...], expected: str,
-             default: Any = None, *, move: int | None = None) -> Any:
+def optional(
+    record: Mapping[str, Any],
+    name: str,
+    kind: type | tuple[type, ...],
+    expected: str,
+    default: Any = None,
+    *,
+    move: int | None = None,
+) -> Any:
     if not isinstance(record, Mapping) or record.get(name) is None:
         return default
     return field(record, name, kind, expected, move=move)

@@ -544,28 +544,27 @@ def test_blocked_sheet_deducts_every_players_pips():
     assert [r["score"] for r in out["standings"]] == [2, -3, -4]
 
 
+def replay_cli(path):
+    """Run ``python -m scoring replay path`` from the repository root."""
+    return subprocess.run(
+        [sys.executable, "-m", "scoring", "replay", str(path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
 def test_registry_dispatch_and_cli(tmp_path):
     record = random_record(7, players=3)
     assert dispatch(record) == replay(record)
     path = tmp_path / "deal.json"
     path.write_text(json.dumps(record))
-    done = subprocess.run(
-        [sys.executable, "-m", "scoring", "replay", str(path)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    done = replay_cli(path)
     assert done.returncode == 0 and json.loads(done.stdout)["valid"]
     record["deals"][0]["moves"][1]["player"] = "zed"
     path.write_text(json.dumps(record))
-    done = subprocess.run(
-        [sys.executable, "-m", "scoring", "replay", str(path)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    done = replay_cli(path)
     assert done.returncode == 1 and json.loads(done.stdout)["error"]["code"] == "bad-player"
 
 

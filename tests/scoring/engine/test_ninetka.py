@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
-from scoring.engine import replay as dispatch
-from scoring.engine.common import ERRORS, render_error
 from scoring.engine.grid import cell_name, parse_cell
 from scoring.engine.ninetka import (
     EDGE,
@@ -25,10 +22,9 @@ from scoring.engine.ninetka import (
     section_of,
     slide_target,
 )
+from tests.scoring.engine import helpers
 
-FAST = settings(
-    max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None
-)
+FAST = helpers.fast(30)
 PLAYERS = ["p", "q", "r"]
 NEUTRALS = ["C3", "F3", "I3", "C6", "F6", "I6", "C9", "F9", "I9"]
 # The 36 edge cells, left, right, bottom, top.
@@ -47,11 +43,6 @@ def opening(players: list[str] = PLAYERS) -> list[dict[str, Any]]:
 
 def record(moves: list[Any], players: list[str] = PLAYERS, **extra: Any) -> dict[str, Any]:
     return {"game": "9tka", "players": players, "moves": moves, **extra}
-
-
-def error_of(out: dict[str, Any]) -> tuple[str, int | None]:
-    assert out["valid"] is False, out
-    return out["error"]["code"], out["error"]["move"]
 
 
 # ---------------------------------------------------------------------------
@@ -169,7 +160,7 @@ RULES: list[tuple[str, list[Any], str, int]] = [
 @pytest.mark.parametrize("name, moves, code, move", RULES, ids=[r[0] for r in RULES])
 def test_rules(name: str, moves: list[Any], code: str, move: int) -> None:
     out = replay(record(moves))
-    assert error_of(out) == (code, move)
+    assert helpers.error_of(out) == (code, move)
     assert len(out["moves"]) == move and out["standings"] == []
 
 
@@ -186,7 +177,7 @@ def test_rules(name: str, moves: list[Any], code: str, move: int) -> None:
     ],
 )
 def test_record_defects(change: dict[str, Any], code: str) -> None:
-    assert error_of(replay(record([]) | change)) == (code, None)
+    assert helpers.error_of(replay(record([]) | change)) == (code, None)
 
 
 def test_slide_output_names_the_destination() -> None:
@@ -229,7 +220,7 @@ def test_a_slide_after_a_slide_in_the_same_line_stops_before_it() -> None:
     assert [m["to"] for m in out["moves"][P:]] == ["J5", "B3", "J4"]
     # p's K5, facing A5 across row 5, is now blocked by the stone that slid to J5.
     out = replay(record([*moves, {"player": "p", "slide": "K5"}]))
-    assert error_of(out) == ("stone-blocked", P + 3)
+    assert helpers.error_of(out) == ("stone-blocked", P + 3)
 
 
 # ---------------------------------------------------------------------------
@@ -378,7 +369,7 @@ SUMMARY_ERRORS = [
 
 @pytest.mark.parametrize("name, body, code", SUMMARY_ERRORS, ids=[c[0] for c in SUMMARY_ERRORS])
 def test_summary_errors(name: str, body: Any, code: str) -> None:
-    assert error_of(replay(summary(body))) == (code, None)
+    assert helpers.error_of(replay(summary(body))) == (code, None)
 
 
 def test_games_md_summary_example() -> None:
@@ -396,11 +387,7 @@ def test_games_md_summary_example() -> None:
 
 @pytest.mark.parametrize("length", [0, 5, 9, 20, 45, 50])
 def test_a_record_stopping_early_is_unfinished(length: int) -> None:
-    rec = random_record(7)
-    rec["moves"] = rec["moves"][:length]
-    out = replay(rec)
-    assert out["valid"] and out["finished"] is False and out["standings"] == []
-    assert len(out["moves"]) == length
+    helpers.assert_cut_record_is_unfinished(replay, random_record(7), length)
 
 
 def test_random_record_rejects_a_bad_player_count() -> None:
@@ -470,9 +457,7 @@ def simulate(rec: dict[str, Any]) -> tuple[list[int], list[int | None]]:
 def test_random_games_replay_valid(seed: int, players: int) -> None:
     rec = random_record(seed, players=players)
     assert random_record(seed, players=players) == rec
-    out = dispatch(json.loads(json.dumps(rec)))
-    assert out["valid"] and out["finished"] and out["verification"] == "replayed"
-    assert len(out["moves"]) == len(rec["moves"])
+    out = helpers.assert_replays_valid(rec)
     sections, expected = simulate(rec)
     slides = [rec["players"].index(m["player"]) for m in rec["moves"] if "slide" in m]
     assert expected == [*slides, None]  # each slide by the first who can; then nobody can
@@ -525,104 +510,49 @@ def test_a_corrupted_move_is_rejected_at_that_move(
     expected = corrupt(rec, index, how)
     if expected is None:
         return
-    out = replay(rec)
-    assert error_of(out) == expected
-    assert len(out["moves"]) == expected[1]
+    helpers.assert_rejected_at(replay(rec), expected)
 
 
 # ---------------------------------------------------------------------------
 # No input crashes
 
-json_values = st.recursive(
-    st.none()
-    | st.booleans()
-    | st.integers()
-    | st.floats()
-    | st.text(max_size=5)
-    | st.sampled_from(["p", "q", "r", "E5", "A2", "C3", "sections"])
-    | st.integers(4301, 4310).map(lambda n: 10**n),
-    lambda inner: (
-        st.lists(inner, max_size=4)
-        | st.dictionaries(
-            st.sampled_from(["player", "neutral", "place", "slide", "to", "pass", "sections", "p"])
-            | st.text(max_size=3),
-            inner,
-            max_size=4,
-        )
-    ),
-    max_leaves=15,
+JSON_VALUES = helpers.json_values(
+    words=["p", "q", "r", "E5", "A2", "C3", "sections"],
+    keys=["player", "neutral", "place", "slide", "to", "pass", "sections", "p"],
+)
+RECORDS = helpers.shaped_records(
+    "9tka",
+    JSON_VALUES,
+    players=[PLAYERS, ["p"], None, 3],
+    move={"player": st.sampled_from(PLAYERS) | JSON_VALUES},
+    move_options=["neutral", "place", "slide", "to"],
 )
 
-
-def assert_well_formed(out: dict[str, Any]) -> None:
-    assert isinstance(out["valid"], bool)
-    json.dumps(out)
-    if not out["valid"]:
-        code = out["error"]["code"]
-        assert code in ERRORS
-        for lang in ("en", "fr"):
-            render_error(code, out["error"]["move"], out["error"]["params"], lang)
-
-
-@FAST
-@given(json_values)
-def test_any_value_is_answered(value: Any) -> None:
-    assert_well_formed(replay(value))
-
-
-@FAST
-@given(
-    st.fixed_dictionaries(
-        {},
-        optional={
-            "players": st.sampled_from([PLAYERS, ["p"], None, 3]) | json_values,
-            "moves": st.lists(
-                json_values
-                | st.fixed_dictionaries(
-                    {"player": st.sampled_from(PLAYERS) | json_values},
-                    optional={
-                        "neutral": json_values,
-                        "place": json_values,
-                        "slide": json_values,
-                        "to": json_values,
-                    },
-                ),
-                max_size=6,
-            ),
-            "summary": json_values,
-            "rules": json_values,
-        },
-    )
+test_any_value_is_answered = helpers.any_input_is_answered(replay, JSON_VALUES, FAST)
+test_any_shaped_record_is_answered = helpers.any_input_is_answered(replay, RECORDS, FAST)
+test_any_mutation_of_a_valid_record_is_answered = helpers.any_mutation_is_answered(
+    replay,
+    random_record,
+    ["player", "neutral", "place", "slide", "to", "pass", "x"],
+    JSON_VALUES,
+    FAST,
 )
-def test_any_shaped_record_is_answered(rec: dict[str, Any]) -> None:
-    assert_well_formed(replay({"game": "9tka", **rec}))
-
-
-@FAST
-@given(st.integers(0, 10**6), st.data(), json_values)
-def test_any_mutation_of_a_valid_record_is_answered(seed: int, data: Any, value: Any) -> None:
-    rec = random_record(seed)
-    index = data.draw(st.integers(0, len(rec["moves"]) - 1))
-    key = data.draw(st.sampled_from(["player", "neutral", "place", "slide", "to", "pass", "x"]))
-    rec["moves"][index][key] = value
-    assert_well_formed(replay(rec))  # valid or not: a later move may now clash
 
 
 def test_deep_nesting_and_huge_values() -> None:
-    deep: Any = "E5"
-    for _ in range(5000):
-        deep = [deep]
-    for value in (deep, 10**5000, float("inf"), "E" * 10**6):
-        assert_well_formed(replay(record([{"player": "p", "neutral": value}])))
-        assert_well_formed(
+    for value in (helpers.deeply_nested("E5"), 10**5000, float("inf"), "E" * 10**6):
+        helpers.assert_well_formed(replay(record([{"player": "p", "neutral": value}])))
+        helpers.assert_well_formed(
             replay(record([*opening(), {"player": "p", "slide": "A2", "to": value}]))
         )
-        assert_well_formed(replay(summary({"sections": {"p": value, "q": 0, "r": 0}})))
-        assert_well_formed(replay(record([], rules={value if isinstance(value, str) else "x": 1})))
+        helpers.assert_well_formed(replay(summary({"sections": {"p": value, "q": 0, "r": 0}})))
+        helpers.assert_well_formed(
+            replay(record([], rules={value if isinstance(value, str) else "x": 1}))
+        )
     rec = random_record(3)
     length = len(rec["moves"])
     rec["moves"] += [{"player": "p", "slide": "A2"}] * 10**6
-    assert error_of(replay(rec)) == ("move-after-end", length)
+    assert helpers.error_of(replay(rec)) == ("move-after-end", length)
 
 
 @pytest.mark.parametrize("players", [["p", "q"], ["p", "q", "r"], ["p", "q", "r", "s"]])
@@ -633,16 +563,14 @@ def test_turn_order_runs_on_across_phases(players: list[str]) -> None:
     assert out["moves"][N]["player"] == players[N % n]  # phase 2 opener
     wrong = opening(players)
     wrong[N]["player"] = players[(N + 1) % n]
-    assert error_of(replay(record(wrong, players))) == ("wrong-turn", N)
+    assert helpers.error_of(replay(record(wrong, players))) == ("wrong-turn", N)
     slide = {"player": players[P % n], "slide": EDGES[(P - N) % n]}  # an own stone
     out = replay(record([*opening(players), slide], players))
     assert out["valid"], out["error"]
     slide["player"] = players[(P + 1) % n]
-    assert error_of(replay(record([*opening(players), slide], players)))[0] == "wrong-turn"
+    assert helpers.error_of(replay(record([*opening(players), slide], players)))[0] == "wrong-turn"
 
 
 def test_error_texts_agree_with_every_other_engine() -> None:
     """Importing every engine registers shared codes (cell-occupied, ...) without clash."""
-    from scoring.engine import available_games
-
-    assert {"trimorp", "9tka"} <= set(available_games())
+    helpers.assert_board_engines_import_together()

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
-from scoring.engine import replay as dispatch
-from scoring.engine.common import ERRORS, render_error
 from scoring.engine.grid import cell_name, parse_cell
 from scoring.engine.trimorp import (
     CELLS,
@@ -20,22 +17,16 @@ from scoring.engine.trimorp import (
     random_record,
     replay,
 )
+from tests.scoring.engine import helpers
 
 PLAYERS = ["w", "g", "b"]
-FAST = settings(
-    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None
-)
+FAST = helpers.fast(40)
 
 
 def record(cells: list[Any], **extra: Any) -> dict[str, Any]:
     """A record whose moves lay ``cells`` in strict rotation."""
     moves = [{"player": PLAYERS[i % 3], "cell": cell} for i, cell in enumerate(cells)]
     return {"game": "trimorp", "players": PLAYERS, "moves": moves, **extra}
-
-
-def error_of(out: dict[str, Any]) -> tuple[str, int | None]:
-    assert out["valid"] is False, out
-    return out["error"]["code"], out["error"]["move"]
 
 
 # White plays A1..E1 while grey and black play elsewhere: the fifth white piece is move 12.
@@ -77,7 +68,7 @@ def test_cell_names(text: str, cell: tuple[int, int]) -> None:
     ],
 )
 def test_bad_cells_are_rejected(value: Any) -> None:
-    code, move = error_of(replay(record([value])))
+    code, move = helpers.error_of(replay(record([value])))
     assert (code, move) == ("bad-cell", 0)
 
 
@@ -123,14 +114,14 @@ RULES = [
 @pytest.mark.parametrize("name, change, code, move", RULES, ids=[r[0] for r in RULES])
 def test_rules(name: str, change: dict[str, Any], code: str | None, move: int | None) -> None:
     out = replay(record(["E5"]) | change)
-    assert error_of(out) == (code, move)
+    assert helpers.error_of(out) == (code, move)
     assert out["standings"] == []
 
 
 def test_no_move_after_a_full_grid() -> None:
     rec = full_grid_record()
     rec["moves"].append({"player": "w", "cell": "A1"})
-    assert error_of(replay(rec)) == ("move-after-end", 81)
+    assert helpers.error_of(replay(rec)) == ("move-after-end", 81)
 
 
 def full_grid_record() -> dict[str, Any]:
@@ -365,7 +356,7 @@ SUMMARY_ERRORS = [
 
 @pytest.mark.parametrize("name, body, code", SUMMARY_ERRORS, ids=[c[0] for c in SUMMARY_ERRORS])
 def test_summary_errors(name: str, body: Any, code: str) -> None:
-    assert error_of(replay(summary(body))) == (code, None)
+    assert helpers.error_of(replay(summary(body))) == (code, None)
 
 
 def test_summary_at_the_bound_is_accepted() -> None:
@@ -379,11 +370,7 @@ def test_summary_at_the_bound_is_accepted() -> None:
 
 @pytest.mark.parametrize("length", [0, 1, 12, 40])
 def test_a_record_stopping_early_is_unfinished(length: int) -> None:
-    rec = full_grid_record()
-    rec["moves"] = rec["moves"][:length]
-    out = replay(rec)
-    assert out["valid"] and out["finished"] is False and out["standings"] == []
-    assert len(out["moves"]) == length
+    helpers.assert_cut_record_is_unfinished(replay, full_grid_record(), length)
 
 
 # ---------------------------------------------------------------------------
@@ -395,9 +382,7 @@ def test_a_record_stopping_early_is_unfinished(length: int) -> None:
 def test_random_games_replay_valid(seed: int, avoid_five: bool) -> None:
     rec = random_record(seed, avoid_five=avoid_five)
     assert random_record(seed, avoid_five=avoid_five) == rec
-    out = dispatch(json.loads(json.dumps(rec)))
-    assert out["valid"] and out["finished"] and out["verification"] == "replayed"
-    assert len(out["moves"]) == len(rec["moves"])
+    out = helpers.assert_replays_valid(rec)
     assert sum(s["score"] for s in out["standings"]) >= 1
     assert min(s["rank"] for s in out["standings"]) == 1
     grid = grid_of(rec["moves"], rec["players"])
@@ -427,98 +412,40 @@ def test_a_corrupted_move_is_rejected_at_that_move(seed: int, data: Any, how: st
     rec = random_record(seed)
     index = data.draw(st.integers(1, len(rec["moves"]) - 1))
     expected = corrupt(rec, index, how)
-    out = replay(rec)
-    assert error_of(out) == expected
-    assert len(out["moves"]) == expected[1]
+    helpers.assert_rejected_at(replay(rec), expected)
 
 
 # ---------------------------------------------------------------------------
 # No input crashes
 
 
-json_values = st.recursive(
-    st.none()
-    | st.booleans()
-    | st.integers()
-    | st.floats()
-    | st.text(max_size=5)
-    | st.sampled_from(["w", "g", "b", "E5", "A1", "five", "series", "4"])
-    | st.integers(4301, 4310).map(lambda n: 10**n),
-    lambda inner: (
-        st.lists(inner, max_size=4)
-        | st.dictionaries(
-            st.sampled_from(["player", "cell", "pass", "five", "series", "4", "3", "2", "w", "g"])
-            | st.text(max_size=3),
-            inner,
-            max_size=4,
-        )
-    ),
-    max_leaves=15,
+JSON_VALUES = helpers.json_values(
+    words=["w", "g", "b", "E5", "A1", "five", "series", "4"],
+    keys=["player", "cell", "pass", "five", "series", "4", "3", "2", "w", "g"],
+)
+RECORDS = helpers.shaped_records(
+    "trimorp",
+    JSON_VALUES,
+    players=[PLAYERS, ["w", "g"], None, 3],
+    move={"player": st.sampled_from(PLAYERS) | JSON_VALUES, "cell": JSON_VALUES},
+    fields=["summary", "box_opener", "rules"],
 )
 
-
-def assert_well_formed(out: dict[str, Any]) -> None:
-    assert isinstance(out["valid"], bool)
-    json.dumps(out)
-    if not out["valid"]:
-        code = out["error"]["code"]
-        assert code in ERRORS
-        for lang in ("en", "fr"):
-            render_error(code, out["error"]["move"], out["error"]["params"], lang)
-
-
-@FAST
-@given(json_values)
-def test_any_value_is_answered(value: Any) -> None:
-    assert_well_formed(replay(value))
-
-
-@FAST
-@given(
-    st.fixed_dictionaries(
-        {},
-        optional={
-            "players": st.sampled_from([PLAYERS, ["w", "g"], None, 3]) | json_values,
-            "moves": st.lists(
-                json_values
-                | st.fixed_dictionaries(
-                    {"player": st.sampled_from(PLAYERS) | json_values, "cell": json_values}
-                ),
-                max_size=6,
-            ),
-            "summary": json_values,
-            "box_opener": json_values,
-            "rules": json_values,
-        },
-    )
+test_any_value_is_answered = helpers.any_input_is_answered(replay, JSON_VALUES, FAST)
+test_any_shaped_record_is_answered = helpers.any_input_is_answered(replay, RECORDS, FAST)
+test_any_mutation_of_a_valid_record_is_answered = helpers.any_mutation_is_answered(
+    replay, random_record, ["player", "cell", "pass", "extra"], JSON_VALUES, FAST
 )
-def test_any_shaped_record_is_answered(rec: dict[str, Any]) -> None:
-    assert_well_formed(replay({"game": "trimorp", **rec}))
-
-
-@FAST
-@given(st.integers(0, 10**6), st.data(), json_values)
-def test_any_mutation_of_a_valid_record_is_answered(seed: int, data: Any, value: Any) -> None:
-    rec = random_record(seed)
-    index = data.draw(st.integers(0, len(rec["moves"]) - 1))
-    key = data.draw(st.sampled_from(["player", "cell", "pass", "extra"]))
-    rec["moves"][index][key] = value
-    assert_well_formed(replay(rec))  # valid or not: a later move may now clash
 
 
 def test_deep_nesting_and_huge_values() -> None:
-    deep: Any = "E5"
-    for _ in range(5000):
-        deep = [deep]
-    for value in (deep, 10**5000, -(10**5000), float("nan"), "E" * 10**6):
-        assert_well_formed(replay(record([value])))
-        assert_well_formed(replay(summary({"five": value})))
-        assert_well_formed(replay(record(["E5"], box_opener=value)))
-    assert error_of(replay(record(["E5"] * 10**6))) == ("cell-occupied", 1)
+    for value in (helpers.deeply_nested("E5"), 10**5000, -(10**5000), float("nan"), "E" * 10**6):
+        helpers.assert_well_formed(replay(record([value])))
+        helpers.assert_well_formed(replay(summary({"five": value})))
+        helpers.assert_well_formed(replay(record(["E5"], box_opener=value)))
+    assert helpers.error_of(replay(record(["E5"] * 10**6))) == ("cell-occupied", 1)
 
 
 def test_error_texts_agree_with_every_other_engine() -> None:
     """Importing every engine registers shared codes (cell-occupied, ...) without clash."""
-    from scoring.engine import available_games
-
-    assert {"trimorp", "9tka"} <= set(available_games())
+    helpers.assert_board_engines_import_together()
