@@ -28,6 +28,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from synthetic import synthetic_tables  # noqa: E402
+
 from ratings.engine.model import openskill_model  # noqa: E402
 from ratings.engine.params import Params, weight  # noqa: E402
 from ratings.engine.ranking import compute_ranking  # noqa: E402
@@ -39,25 +41,8 @@ MONTH = 2026 * 12 + 10  # list of 2026-11
 def federation(n_players: int, n_results: int, seed: int = 1) -> list[Result]:
     """Synthetic results: skill decides the order, with noise and some ties."""
     rng = np.random.default_rng(seed)
-    skill = rng.normal(0.0, 1.0, n_players)
-    activity = rng.lognormal(0.0, 0.7, n_players)
-    activity /= activity.sum()
-    size = rng.integers(2, 5, n_results)
-    seats = rng.choice(n_players, size=(n_results, 4), p=activity)
-    while True:  # redraw tables where a player would sit twice
-        same = np.zeros(n_results, dtype=bool)
-        for i in range(4):
-            for j in range(i + 1, 4):
-                same |= (seats[:, i] == seats[:, j]) & (j < size)
-        bad = np.flatnonzero(same)
-        if bad.size == 0:
-            break
-        seats[bad] = rng.choice(n_players, size=(bad.size, 4), p=activity)
-    perf = skill[seats] + rng.normal(0.0, 1.0, seats.shape)
-    perf[np.arange(4) >= size[:, None]] = -np.inf
-    ranks = np.argsort(np.argsort(-perf, axis=1), axis=1)
-    tie = rng.random(n_results) < 0.05  # first two finishers share the rank
-    ranks[tie] = np.where(ranks[tie] == 1, 0, ranks[tie])
+    size, seats, ranks = synthetic_tables(rng, n_players, n_results)
+    ranks = ranks - 1  # this bench's ranks are 0-based (openskill accepts any ints)
     played = MONTH - rng.integers(0, 12, n_results)
     late = rng.random(n_results) < 0.03
     counted = np.minimum(played + late * rng.integers(1, 3, n_results), MONTH + 1)

@@ -15,8 +15,6 @@ and the ``publish_rankings`` command all call it. Its guarantees:
 
 from __future__ import annotations
 
-import hashlib
-import json
 import logging
 import math
 from collections.abc import Callable, Iterable, Iterator
@@ -27,16 +25,16 @@ from typing import Any
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import Max
 from django.utils import timezone
 
 from ratings.engine.batch import ChunkIncrements, ChunkTask
 from ratings.engine.months import month_index, month_label
-from ratings.engine.params import ENGINE_VERSION, Params
-from ratings.engine.ranking import compute_ranking, movement
-from ratings.engine.results import Result, canonical_order, window_results
-from ratings.models import RankingEntry, RankingList, RankingRun
-from scoring.models import Game, MatchSeat
+from ratings.engine.params import Params
+from ratings.engine.ranking import compute_ranking
+from ratings.engine.results import Result
+from ratings.models import RankingList, RankingRun
+from ratings.storage import inputs_hash, month_date, month_results, store_list
+from scoring.models import Game
 
 logger = logging.getLogger(__name__)
 
@@ -52,51 +50,6 @@ class MonthLocked(Exception):
 
 def ranking_params() -> Params:
     return Params(**getattr(settings, "RANKING_PARAMS", {}))
-
-
-def month_date(index: int) -> date:
-    year, month0 = divmod(index, 12)
-    return date(year, month0 + 1, 1)
-
-
-def month_results(game: Game, month: date, params: Params) -> list[Result]:
-    """Every finished, rated result of ``game`` that list ``month`` may use."""
-    index = month_index(month)
-    oldest = month_date(index - params.window + 1)
-    seats = (
-        MatchSeat.objects.filter(
-            match__game=game, match__finished=True, match__counted_month__isnull=False,
-            match__counted_month__lte=month, match__played_on__gte=oldest, rank__isnull=False,
-        )
-        .order_by("match_id", "seat")
-        .values_list("match_id", "match__fingerprint", "match__played_on",
-                     "match__counted_month", "player_id", "rank")
-    )
-    tables: dict[int, list[tuple]] = {}
-    for row in seats.iterator(chunk_size=20_000):
-        tables.setdefault(row[0], []).append(row)
-    results = []
-    for rows in tables.values():
-        if len(rows) < 2:
-            continue  # a solo game has nobody to be rated against
-        _, fingerprint, played_on, counted, _, _ = rows[0]
-        results.append(
-            Result(
-                key=f"{played_on.isoformat()}:{fingerprint}",
-                played=month_index(played_on), counted=month_index(counted),
-                players=tuple(str(r[4]) for r in rows), ranks=tuple(int(r[5]) for r in rows),
-            )
-        )
-    return window_results(results, index, params)
-
-
-def inputs_hash(results: list[Result], params: Params) -> str:
-    """A hash of everything the list depends on: the results and the parameters."""
-    digest = hashlib.sha256()
-    digest.update(json.dumps(params.as_dict(), sort_keys=True).encode())
-    for result in canonical_order(results):
-        digest.update(json.dumps(result.as_dict(), sort_keys=True, separators=(",", ":")).encode())
-    return digest.hexdigest()
 
 
 @contextmanager
@@ -192,7 +145,18 @@ def _no_lock() -> Iterator[None]:
     yield
 
 
+def _abandon_dead_runs(run: RankingRun) -> None:
+    """Runs of this month still marked running died (we hold the month's lock)."""
+    RankingRun.objects.filter(game=run.game_id, month=run.month, status=RankingRun.Status.RUNNING).exclude(
+        pk=run.pk
+    ).update(
+        status=RankingRun.Status.FAILED, finished_at=timezone.now(),
+        message="abandoned: its process stopped before publishing (nothing was stored)",
+    )
+
+
 def _publish_locked(run, game, month, force, map_fn, chunk_size) -> RankingRun:
+    _abandon_dead_runs(run)
     published = RankingList.objects.filter(game=game, month=month)
     if published.exists() and not force:
         return _finish(run, RankingRun.Status.UNCHANGED, "already published; use force to re-run")
@@ -205,51 +169,10 @@ def _publish_locked(run, game, month, force, map_fn, chunk_size) -> RankingRun:
     computed = compute_ranking(
         results, month_index(month), params, chunk_size=chunk_size, map_fn=progress.wrap(map_fn)
     )
-    ranking = _store(game, month, computed, inputs_hash(results, params), len(results))
+    ranking = store_list(game, month, computed, inputs_hash(results, params), len(results))
     RankingRun.objects.filter(pk=run.pk).update(players_done=players)
     logger.info("published %s with %d entries", ranking, len(computed.entries))
     return _finish(run, RankingRun.Status.PUBLISHED, ranking=ranking)
-
-
-def _previous_entries(game: Game, month: date) -> list[RankingEntry]:
-    previous = month_date(month_index(month) - 1)
-    latest = (
-        RankingList.objects.filter(game=game, month=previous).order_by("-revision").first()
-    )
-    return list(latest.entries.all()) if latest else []
-
-
-class _Row:
-    """The fields ``movement`` reads, from a stored entry."""
-
-    def __init__(self, entry: RankingEntry) -> None:
-        self.player, self.rank, self.fladub = str(entry.player_id), entry.rank, entry.fladub
-
-
-@transaction.atomic
-def _store(game: Game, month: date, computed, digest: str, results_count: int) -> RankingList:
-    revision = (
-        RankingList.objects.filter(game=game, month=month).aggregate(top=Max("revision"))["top"] or 0
-    ) + 1
-    ranking = RankingList.objects.create(
-        game=game, month=month, revision=revision, published_at=timezone.now(),
-        inputs_hash=digest, parameters=computed.params.as_dict(),
-        engine_version=ENGINE_VERSION, results_counted=results_count,
-    )
-    moves = movement([_Row(e) for e in _previous_entries(game, month)], computed.entries)
-    RankingEntry.objects.bulk_create(
-        (
-            RankingEntry(
-                ranking=ranking, player_id=int(entry.player), position=position + 1,
-                rank=entry.rank, fladub=entry.fladub, mu=entry.mu, sigma=entry.sigma,
-                results_counted=entry.results_counted, provisional=entry.provisional,
-                movement=moves[entry.player].rank_change,
-            )
-            for position, entry in enumerate(computed.entries)
-        ),
-        batch_size=5_000,
-    )
-    return ranking
 
 
 def previous_month(today: date) -> date:

@@ -108,3 +108,5 @@ def test_a_run_killed_mid_write_leaves_nothing_and_a_rerun_is_identical(federati
         time.sleep(0.2)
     assert rerun.status == "published"
     assert stored(rerun.ranking) == expected(game, OCT)
+    run.refresh_from_db()
+    assert run.status == "failed" and run.message.startswith("abandoned")

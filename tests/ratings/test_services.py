@@ -190,3 +190,25 @@ def test_the_task_retries_only_transient_database_errors():
 
     assert set(publish_ranking.autoretry_for) == {OperationalError, InterfaceError}
     assert publish_ranking.acks_late is True
+
+
+@pytest.mark.django_db
+def test_publish_rankings_command(federation):
+    from io import StringIO
+
+    from django.core.management import call_command
+    from django.core.management.base import CommandError
+
+    club, handles = federation
+    record_month(club=club, handles=handles, month=OCT, count=10, seed=31)
+    out = StringIO()
+    call_command("publish_rankings", "--game", "divisor", "--month", "2026-10", stdout=out)
+    assert "divisor 2026-10: published (revision 1" in out.getvalue()
+    call_command("publish_rankings", "--game", "divisor", "--month", "2026-10", stdout=out)
+    assert "divisor 2026-10: unchanged" in out.getvalue()
+    call_command("publish_rankings", "--game", "divisor", "--month", "2026-10", "--force", stdout=out)
+    assert "published (revision 2" in out.getvalue()
+    with pytest.raises(CommandError):
+        call_command("publish_rankings", "--game", "divisor", "--month", "2026-13")
+    with pytest.raises(CommandError):
+        call_command("publish_rankings", "--game", "chess", "--month", "2026-10")
