@@ -24,10 +24,6 @@ register_errors(
             "en": "the match date {played_on} is in the future",
             "fr": "la date du match {played_on} est dans le futur",
         },
-        "wrong-game": {
-            "en": "the record is a {game} record, not {expected}",
-            "fr": "la feuille est une partie de {game}, pas de {expected}",
-        },
         "round-other-game": {
             "en": "the tournament round belongs to another game or club",
             "fr": "la ronde du tournoi appartient à un autre jeu ou à un autre club",

@@ -109,7 +109,6 @@ def match_record(
     record: dict[str, Any],
     submitted_by: Any = None,
     round: Round | None = None,  # noqa: A002 - the domain's word
-    game_key: str | None = None,
     now: datetime | None = None,
 ) -> Recorded:
     """Replay ``record`` and store the match with its seats, in one transaction.
@@ -124,16 +123,15 @@ def match_record(
     if played_on > now.date():
         raise MatchRejected(RecordError("played-in-future", None, played_on=played_on.isoformat()))
     result = match_replay(record)
-    if game_key is not None and result["game"] != game_key:
-        raise MatchRejected(RecordError("wrong-game", None, game=result["game"], expected=game_key))
     game = Game.objects.get(key=result["game"])
     _check_round(round, game, club)
     handles = list(record["players"])
     players = _players_by_handle(handles)
+    fingerprint = record_fingerprint(record)
+    _refuse_duplicate(game, played_on, fingerprint)  # before the costly analysis
     analysis = match_analysis(record, result)
     placement = ranking_month_for(played_on, now)
-    fingerprint = record_fingerprint(record)
-    warnings = placement.warnings()
+    warnings = placement.warnings() if result["finished"] else []
     try:
         with transaction.atomic():
             match = Match.objects.create(
@@ -146,9 +144,14 @@ def match_record(
             )
             rows = _seat_rows(result, handles, players)
             MatchSeat.objects.bulk_create(MatchSeat(match=match, **row) for row in rows)
-    except IntegrityError as exc:
-        existing = Match.objects.filter(game=game, played_on=played_on, fingerprint=fingerprint).first()
-        if existing is None:
-            raise
-        raise MatchRejected(RecordError("duplicate-match", None, match=existing.pk)) from exc
+    except IntegrityError:
+        # a twin submitted at the same moment won the race to the unique constraint
+        _refuse_duplicate(game, played_on, fingerprint)
+        raise
     return Recorded(match=match, warnings=warnings)
+
+
+def _refuse_duplicate(game: Game, played_on: date, fingerprint: str) -> None:
+    existing = Match.objects.filter(game=game, played_on=played_on, fingerprint=fingerprint).first()
+    if existing is not None:
+        raise MatchRejected(RecordError("duplicate-match", None, match=existing.pk))
