@@ -81,6 +81,7 @@ def _month_label(ranking: RankingList) -> str:
 
 
 @extend_schema(
+    operation_id="rankings_month_retrieve",
     parameters=[
         OpenApiParameter("page", int), OpenApiParameter("provisional_page", int),
         OpenApiParameter("page_size", int), OpenApiParameter("revision", int),
@@ -129,7 +130,10 @@ def ranking_detail(request: Request, game: str, month: str) -> Response:
     )
 
 
-@extend_schema(responses=inline_serializer("RankingMonth", {"month": serializers.CharField()}))
+@extend_schema(
+    operation_id="rankings_months_list",
+    responses=inline_serializer("RankingMonth", {"month": serializers.CharField()}),
+)
 @api_view(["GET"])
 def ranking_month_list(request: Request, game: str) -> Response:
     """The published months of a game (latest revision of each), newest first."""
@@ -149,7 +153,10 @@ def ranking_month_list(request: Request, game: str) -> Response:
     return paginator.get_paginated_response(rows)
 
 
-@extend_schema(responses=inline_serializer("PlayerHistory", {"game": serializers.CharField()}))
+@extend_schema(
+    operation_id="players_history_list",
+    responses=inline_serializer("PlayerHistory", {"game": serializers.CharField()}),
+)
 @api_view(["GET"])
 def player_history_view(request: Request, handle: str) -> Response:
     """The player's ranking number and rank per month per game."""
