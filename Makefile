@@ -32,6 +32,7 @@ test: install services
 
 lint: install
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy
 	DJANGO_SETTINGS_MODULE=quotient.settings.test DATABASE_URL=$(TEST_DATABASE_URL) \
 	  $(PY) manage.py makemigrations --check --dry-run
 

@@ -198,17 +198,14 @@ def run(game: str, record: Any, play: Play) -> dict[str, Any]:
         return invalid(game, moves, error)
 
 
-def competition_ranks(
-    scores: Sequence[float | int | tuple], *, higher_is_better: bool = True
-) -> list[int]:
-    """Competition ranks (1, 1, 3) for scores given in seat order."""
-    ranks = []
-    for score in scores:
-        better = sum(
-            1 for other in scores if (other > score if higher_is_better else other < score)
-        )
-        ranks.append(better + 1)
-    return ranks
+def competition_ranks(scores: Sequence[Any], *, higher_is_better: bool = True) -> list[int]:
+    """Competition ranks (1, 1, 3) for scores given in seat order.
+
+    Scores are numbers or tuples of numbers (compared in order), all of one kind.
+    """
+    if higher_is_better:
+        return [1 + sum(1 for other in scores if other > score) for score in scores]
+    return [1 + sum(1 for other in scores if other < score) for score in scores]
 
 
 def standings(
