@@ -15,7 +15,7 @@ Words used throughout:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 #: code -> {"en": template, "fr": template}; templates use str.format fields.
@@ -244,18 +244,6 @@ def field(
     return value
 
 
-def optional(
-    record: Mapping[str, Any],
-    name: str,
-    kind: type | tuple[type, ...],
-    expected: str,
-    default: Any = None,
-    *,
-    move: int | None = None,
-) -> Any:
-    if not isinstance(record, Mapping) or record.get(name) is None:
-        return default
-    return field(record, name, kind, expected, move=move)
 
 
 def is_kind(value: Any, kind: type | tuple[type, ...]) -> bool:
@@ -315,8 +303,6 @@ def _parse_tile_text(text: str) -> tuple[int, int] | None:
     return (a, b) if a <= b else (b, a)
 
 
-def tile_name(tile: tuple[int, int]) -> str:
-    return f"{tile[0]}-{tile[1]}"
 
 
 def _show(value: Any, limit: int = 40) -> str:
@@ -342,8 +328,3 @@ def show(value: Any, limit: int = 40) -> str:
     """A short printable form of any record value, for error messages."""
     return _show(value, limit)
 
-
-def iter_list(value: Any, name: str, expected: str) -> Iterable[Any]:
-    if not isinstance(value, list):
-        raise RecordError("bad-field", None, field=name, expected=expected)
-    return value
