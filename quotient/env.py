@@ -83,3 +83,16 @@ def database_from_url(url: str, *, base_dir: Path) -> dict:
     raise ImproperlyConfigured(
         f"DATABASE_URL scheme {parts.scheme!r} is not supported (use postgres:// or sqlite:///)"
     )
+
+
+def require_secret_key() -> None:
+    """Refuse to start a serving process without a secret key when DEBUG is off."""
+    from django.conf import settings
+
+    # read the raw value: Django's own accessor refuses an empty key with a vaguer message
+    configured = settings._wrapped if settings.configured else None
+    if configured is None:
+        settings._setup()
+        configured = settings._wrapped
+    if not configured.DEBUG and not configured.SECRET_KEY:
+        raise ImproperlyConfigured("SECRET_KEY (or SECRET_KEY_FILE) is required when DEBUG is off")
