@@ -18,9 +18,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from scoring.engine.astronomy import NODE_BUDGET, Position, decisive_mistake, random_record  # noqa: E402
-from scoring.engine.astronomy.record import placements  # noqa: E402
-from scoring.engine.astronomy.solver import solve_counted  # noqa: E402
+from scoring.engine.astronomy import NODE_BUDGET, Position, decisive_mistake, random_record
+from scoring.engine.astronomy.record import placements
+from scoring.engine.astronomy.solver import solve_counted
 
 
 def game_positions(size: int, games: int, where: float) -> list[Position]:

@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from scoring.engine.divisor import random_deal, replay  # noqa: E402
+from scoring.engine.divisor import random_deal, replay
 
 CONFIGS = [(3, 12), (4, 12), (3, 18), (4, 18)]
 TARGET = 250_000  # moves per second, four players, double-12

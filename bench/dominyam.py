@@ -17,9 +17,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from scoring.engine.dominyam import random_record, replay  # noqa: E402
-from scoring.engine.dominyam.combinations import best_assignment  # noqa: E402
-from scoring.engine.dominyam.tiles import ALL  # noqa: E402
+from scoring.engine.dominyam import random_record, replay
+from scoring.engine.dominyam.combinations import best_assignment
+from scoring.engine.dominyam.tiles import ALL
 
 search = best_assignment.__wrapped__  # the optimiser without its memo
 

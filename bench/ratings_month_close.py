@@ -28,12 +28,12 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from synthetic import synthetic_tables  # noqa: E402
+from synthetic import synthetic_tables
 
-from ratings.engine.model import openskill_model  # noqa: E402
-from ratings.engine.params import Params, weight  # noqa: E402
-from ratings.engine.ranking import compute_ranking  # noqa: E402
-from ratings.engine.results import Result, window_results  # noqa: E402
+from ratings.engine.model import openskill_model
+from ratings.engine.params import Params, weight
+from ratings.engine.ranking import compute_ranking
+from ratings.engine.results import Result, window_results
 
 MONTH = 2026 * 12 + 10  # list of 2026-11
 

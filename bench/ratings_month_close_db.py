@@ -47,14 +47,22 @@ COPY_ROWS = 100_000  # matches per COPY block
 
 def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="smoke run: 5,000 players, 50,000 results")
-    parser.add_argument("--sizes", help="comma-separated result counts (default 250000,500000,1000000)")
+    parser.add_argument(
+        "--quick", action="store_true", help="smoke run: 5,000 players, 50,000 results"
+    )
+    parser.add_argument(
+        "--sizes", help="comma-separated result counts (default 250000,500000,1000000)"
+    )
     parser.add_argument("--players", type=int, help="default 100,000 (5,000 with --quick)")
     parser.add_argument("--repeat", type=int, help="timed runs per size, best reported (default 2)")
     parser.add_argument("--database", default="quotient_bench")
     parser.add_argument("--server", default="postgres://postgres@127.0.0.1:5432")
-    parser.add_argument("--keep", action="store_true", help="reuse the database and its loaded matches")
-    parser.add_argument("--no-verify", action="store_true", help="skip the comparison with the engine")
+    parser.add_argument(
+        "--keep", action="store_true", help="reuse the database and its loaded matches"
+    )
+    parser.add_argument(
+        "--no-verify", action="store_true", help="skip the comparison with the engine"
+    )
     args = parser.parse_args()
     sizes = args.sizes or ("50000" if args.quick else "250000,500000,1000000")
     args.sizes = sorted({int(s.replace("_", "")) for s in sizes.split(",") if s.strip()})
@@ -80,7 +88,9 @@ class Federation:
         digest = rng.bytes(32 * n_results)  # stands in for the sha256 of each record
         self.players, self.size, self.seats, self.ranks = n_players, size, seats + 1, ranks
         self.played, self.counted, self.late = played, counted, late
-        self.played_on = [f"{_ym(m)}-{d:02d}" for m, d in zip(played.tolist(), day.tolist(), strict=True)]
+        self.played_on = [
+            f"{_ym(m)}-{d:02d}" for m, d in zip(played.tolist(), day.tolist(), strict=True)
+        ]
         self.fingerprint = [digest[32 * i : 32 * i + 32].hex() for i in range(n_results)]
 
     def __len__(self) -> int:
@@ -90,12 +100,19 @@ class Federation:
         """The first ``stop`` matches as engine results, built as the service defines them."""
         from ratings.engine.results import Result
 
-        size, seats, ranks = self.size[:stop].tolist(), self.seats[:stop].tolist(), self.ranks[:stop].tolist()
+        size, seats, ranks = (
+            self.size[:stop].tolist(),
+            self.seats[:stop].tolist(),
+            self.ranks[:stop].tolist(),
+        )
         played, counted = self.played[:stop].tolist(), self.counted[:stop].tolist()
         return [
             Result(
-                key=f"{self.played_on[i]}:{self.fingerprint[i]}", played=played[i], counted=counted[i],
-                players=tuple(str(p) for p in seats[i][: size[i]]), ranks=tuple(ranks[i][: size[i]]),
+                key=f"{self.played_on[i]}:{self.fingerprint[i]}",
+                played=played[i],
+                counted=counted[i],
+                players=tuple(str(p) for p in seats[i][: size[i]]),
+                ranks=tuple(ranks[i][: size[i]]),
             )
             for i in range(stop)
         ]
@@ -175,8 +192,10 @@ def load(fed: Federation, club_id: int, game_id: int, start: int, stop: int) -> 
                 cursor,
                 "COPY tournaments_player (id, handle, display_name, club_id, country, public_name,"
                 " created_at) FROM STDIN",
-                [f"{p}\tbench{p:06d}\tPlayer {p}\t{club_id}\tFR\tf\t2025-01-01 00:00:00+00\n"
-                 for p in range(1, fed.players + 1)],
+                [
+                    f"{p}\tbench{p:06d}\tPlayer {p}\t{club_id}\tFR\tf\t2025-01-01 00:00:00+00\n"
+                    for p in range(1, fed.players + 1)
+                ],
             )
         for lo in range(start, stop, COPY_ROWS):
             hi = min(stop, lo + COPY_ROWS)
@@ -193,7 +212,11 @@ def load(fed: Federation, club_id: int, game_id: int, start: int, stop: int) -> 
                     for i in range(lo, hi)
                 ],
             )
-            size, seats, ranks = fed.size[lo:hi].tolist(), fed.seats[lo:hi].tolist(), fed.ranks[lo:hi].tolist()
+            size, seats, ranks = (
+                fed.size[lo:hi].tolist(),
+                fed.seats[lo:hi].tolist(),
+                fed.ranks[lo:hi].tolist(),
+            )
             copy_block(
                 cursor,
                 "COPY scoring_matchseat (match_id, player_id, seat, rank, details) FROM STDIN",
@@ -329,7 +352,9 @@ def verify(fed: Federation, size: int, ranking) -> str:
     problems = []
     if stored != wanted:
         differ = sum(1 for a, b in zip(stored, wanted, strict=False) if a != b)
-        problems.append(f"entries differ ({len(stored):,} stored, {len(wanted):,} expected, {differ:,} unequal)")
+        problems.append(
+            f"entries differ ({len(stored):,} stored, {len(wanted):,} expected, {differ:,} unequal)"
+        )
     if ranking.results_counted != len(window):
         problems.append(f"results_counted {ranking.results_counted:,} != {len(window):,}")
     if ranking.inputs_hash != inputs_hash(window, params):
@@ -402,7 +427,9 @@ def main() -> None:
 
     print()
     print(f"best of {args.repeat}, seconds (ranking_publish end to end; the steps are inside it):")
-    header = f"{'results':>10} {'window':>9} {'entries':>8} " + " ".join(f"{label:>13}" for _, label in STEPS)
+    header = f"{'results':>10} {'window':>9} {'entries':>8} " + " ".join(
+        f"{label:>13}" for _, label in STEPS
+    )
     print(header + f" {'other':>7} {'total':>7} {'us/result':>9}")
     for size, total, steps, window, entries in rows:
         other = total - sum(steps.get(name, 0.0) for name, _ in STEPS)

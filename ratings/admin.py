@@ -9,7 +9,17 @@ class EntryInline(admin.TabularInline):
     model = RankingEntry
     extra = 0
     can_delete = False
-    fields = ["position", "rank", "player", "fladub", "mu", "sigma", "results_counted", "movement", "provisional"]
+    fields = [
+        "position",
+        "rank",
+        "player",
+        "fladub",
+        "mu",
+        "sigma",
+        "results_counted",
+        "movement",
+        "provisional",
+    ]
     readonly_fields = fields
     ordering = ["position"]
     show_change_link = False
@@ -22,7 +32,14 @@ class EntryInline(admin.TabularInline):
 class RankingListAdmin(admin.ModelAdmin):
     """Published lists are immutable: read-only here; re-run a month to revise it."""
 
-    list_display = ["game", "month", "revision", "published_at", "results_counted", "engine_version"]
+    list_display = [
+        "game",
+        "month",
+        "revision",
+        "published_at",
+        "results_counted",
+        "engine_version",
+    ]
     list_filter = ["game", "month"]
     readonly_fields = [f.name for f in RankingList._meta.fields]
     inlines = [EntryInline]
@@ -42,8 +59,18 @@ class RankingRunAdmin(admin.ModelAdmin):
     list_display = ["game", "month", "status", "progress", "force", "created_at", "finished_at"]
     list_filter = ["status", "game"]
     readonly_fields = [
-        "game", "month", "force", "status", "task_id", "players_total", "players_done",
-        "created_at", "started_at", "finished_at", "message", "ranking",
+        "game",
+        "month",
+        "force",
+        "status",
+        "task_id",
+        "players_total",
+        "players_done",
+        "created_at",
+        "started_at",
+        "finished_at",
+        "message",
+        "ranking",
     ]
     actions = ["rerun_forced"]
 

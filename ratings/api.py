@@ -83,15 +83,20 @@ def _month_label(ranking: RankingList) -> str:
 @extend_schema(
     operation_id="rankings_month_retrieve",
     parameters=[
-        OpenApiParameter("page", int), OpenApiParameter("provisional_page", int),
-        OpenApiParameter("page_size", int), OpenApiParameter("revision", int),
+        OpenApiParameter("page", int),
+        OpenApiParameter("provisional_page", int),
+        OpenApiParameter("page_size", int),
+        OpenApiParameter("revision", int),
     ],
     responses=inline_serializer(
         "RankingList",
         {
-            "game": serializers.CharField(), "month": serializers.CharField(),
-            "revision": serializers.IntegerField(), "published_at": serializers.DateTimeField(),
-            "inputs_hash": serializers.CharField(), "parameters": serializers.JSONField(),
+            "game": serializers.CharField(),
+            "month": serializers.CharField(),
+            "revision": serializers.IntegerField(),
+            "published_at": serializers.DateTimeField(),
+            "inputs_hash": serializers.CharField(),
+            "parameters": serializers.JSONField(),
             "entries": serializers.ListField(child=serializers.JSONField()),
             "provisional": serializers.ListField(child=serializers.JSONField()),
         },
@@ -109,7 +114,9 @@ def ranking_detail(request: Request, game: str, month: str) -> Response:
     ranking = ranking_get(game=game, month=first_day, revision=int(revision) if revision else None)
     if ranking is None:
         raise NotFound(f"no published {game} ranking for {month}")
-    entries, entry_links = _paged(request, ranking_entries(ranking, provisional=False), "page", ranked=True)
+    entries, entry_links = _paged(
+        request, ranking_entries(ranking, provisional=False), "page", ranked=True
+    )
     provisional, provisional_links = _paged(
         request, ranking_entries(ranking, provisional=True), "provisional_page", ranked=False
     )

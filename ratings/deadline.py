@@ -47,4 +47,6 @@ def ranking_month_for(played_on: date, received_local: datetime) -> Placement:
     if too_old(played_on, received_local):
         return Placement(played_month=played, counted_month=None, late=True)
     counted = _first_day(counting_month(played_on, received_local))
-    return Placement(played_month=played, counted_month=counted, late=is_late(played_on, received_local))
+    return Placement(
+        played_month=played, counted_month=counted, late=is_late(played_on, received_local)
+    )

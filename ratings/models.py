@@ -27,7 +27,9 @@ class RankingList(models.Model):
         verbose_name = _("ranking list")
         verbose_name_plural = _("ranking lists")
         constraints = [
-            models.UniqueConstraint(fields=["game", "month", "revision"], name="ranking_revision_unique"),
+            models.UniqueConstraint(
+                fields=["game", "month", "revision"], name="ranking_revision_unique"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -36,14 +38,23 @@ class RankingList(models.Model):
 
 class RankingEntry(models.Model):
     ranking = models.ForeignKey(RankingList, on_delete=models.CASCADE, related_name="entries")
-    player = models.ForeignKey("tournaments.Player", on_delete=models.PROTECT, related_name="ranking_entries")
+    player = models.ForeignKey(
+        "tournaments.Player", on_delete=models.PROTECT, related_name="ranking_entries"
+    )
     position = models.PositiveIntegerField(_("position in the list"))
-    rank = models.PositiveIntegerField(_("rank"), null=True, blank=True, help_text=_("Empty: provisional."))
+    rank = models.PositiveIntegerField(
+        _("rank"), null=True, blank=True, help_text=_("Empty: provisional.")
+    )
     fladub = models.IntegerField(_("ranking number"))
     mu = models.FloatField("μ")
     sigma = models.FloatField("σ")
     results_counted = models.PositiveIntegerField(_("results counted"))
-    movement = models.IntegerField(_("movement"), null=True, blank=True, help_text=_("Places gained since last month; empty: new."))
+    movement = models.IntegerField(
+        _("movement"),
+        null=True,
+        blank=True,
+        help_text=_("Places gained since last month; empty: new."),
+    )
     provisional = models.BooleanField(_("provisional"), default=False)
 
     class Meta:
@@ -51,8 +62,12 @@ class RankingEntry(models.Model):
         verbose_name = _("ranking entry")
         verbose_name_plural = _("ranking entries")
         constraints = [
-            models.UniqueConstraint(fields=["ranking", "player"], name="ranking_entry_player_unique"),
-            models.UniqueConstraint(fields=["ranking", "position"], name="ranking_entry_position_unique"),
+            models.UniqueConstraint(
+                fields=["ranking", "player"], name="ranking_entry_player_unique"
+            ),
+            models.UniqueConstraint(
+                fields=["ranking", "position"], name="ranking_entry_position_unique"
+            ),
         ]
         indexes = [models.Index(fields=["player", "ranking"])]
 
@@ -72,7 +87,9 @@ class RankingRun(models.Model):
     game = models.ForeignKey("scoring.Game", on_delete=models.PROTECT, related_name="ranking_runs")
     month = models.DateField(_("month"))
     force = models.BooleanField(_("forced"), default=False)
-    status = models.CharField(_("status"), max_length=12, choices=Status.choices, default=Status.QUEUED)
+    status = models.CharField(
+        _("status"), max_length=12, choices=Status.choices, default=Status.QUEUED
+    )
     task_id = models.CharField(_("task id"), max_length=64, blank=True)
     players_total = models.PositiveIntegerField(_("players to process"), default=0)
     players_done = models.PositiveIntegerField(_("players processed"), default=0)
@@ -80,7 +97,9 @@ class RankingRun(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     message = models.TextField(_("message"), blank=True)
-    ranking = models.ForeignKey(RankingList, null=True, blank=True, on_delete=models.SET_NULL, related_name="runs")
+    ranking = models.ForeignKey(
+        RankingList, null=True, blank=True, on_delete=models.SET_NULL, related_name="runs"
+    )
 
     class Meta:
         ordering = ["-created_at"]

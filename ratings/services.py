@@ -41,7 +41,9 @@ logger = logging.getLogger(__name__)
 #: first key of the two-int advisory lock: "QUO" in ASCII
 LOCK_CLASS = 0x51554F
 
-MapFn = Callable[[Callable[[ChunkTask], ChunkIncrements], Iterable[ChunkTask]], Iterable[ChunkIncrements]]
+MapFn = Callable[
+    [Callable[[ChunkTask], ChunkIncrements], Iterable[ChunkTask]], Iterable[ChunkIncrements]
+]
 
 
 class MonthLocked(Exception):
@@ -100,7 +102,9 @@ def _chunk_count(results: list[Result], chunk_size: int) -> int:
     return sum(math.ceil(n / chunk_size) for n in per_batch.values())
 
 
-def _finish(run: RankingRun, status: str, message: str = "", ranking: RankingList | None = None) -> RankingRun:
+def _finish(
+    run: RankingRun, status: str, message: str = "", ranking: RankingList | None = None
+) -> RankingRun:
     run.refresh_from_db(fields=["players_total", "players_done"])
     run.status = status
     run.message = message
@@ -147,10 +151,11 @@ def _no_lock() -> Iterator[None]:
 
 def _abandon_dead_runs(run: RankingRun) -> None:
     """Runs of this month still marked running died (we hold the month's lock)."""
-    RankingRun.objects.filter(game=run.game_id, month=run.month, status=RankingRun.Status.RUNNING).exclude(
-        pk=run.pk
-    ).update(
-        status=RankingRun.Status.FAILED, finished_at=timezone.now(),
+    RankingRun.objects.filter(
+        game=run.game_id, month=run.month, status=RankingRun.Status.RUNNING
+    ).exclude(pk=run.pk).update(
+        status=RankingRun.Status.FAILED,
+        finished_at=timezone.now(),
         message="abandoned: its process stopped before publishing (nothing was stored)",
     )
 
@@ -197,7 +202,11 @@ def label(month: date) -> str:
 
 def result_summary(run: RankingRun) -> dict[str, Any]:
     return {
-        "game": run.game.key, "month": label(run.month), "status": run.status,
-        "players_total": run.players_total, "players_done": run.players_done,
-        "revision": run.ranking.revision if run.ranking else None, "message": run.message,
+        "game": run.game.key,
+        "month": label(run.month),
+        "status": run.status,
+        "players_total": run.players_total,
+        "players_done": run.players_done,
+        "revision": run.ranking.revision if run.ranking else None,
+        "message": run.message,
     }

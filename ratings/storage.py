@@ -73,9 +73,13 @@ def _window_sql() -> str:
     q = connection.ops.quote_name
     match, seat = Match._meta, MatchSeat._meta
     return _WINDOW_SQL.format(
-        match=q(match.db_table), seat_table=q(seat.db_table), match_pk=q(match.pk.column),
-        **{name: q(match.get_field(name).column)
-           for name in ("played_on", "fingerprint", "counted_month", "game", "finished")},
+        match=q(match.db_table),
+        seat_table=q(seat.db_table),
+        match_pk=q(match.pk.column),
+        **{
+            name: q(match.get_field(name).column)
+            for name in ("played_on", "fingerprint", "counted_month", "game", "finished")
+        },
         **{name: q(seat.get_field(name).column) for name in ("player", "seat", "rank")},
         seat_match=q(seat.get_field("match").column),
     )
@@ -93,7 +97,9 @@ _new_result = object.__new__
 _set_field = object.__setattr__
 
 
-def _result(key: str, played: int, counted: int, players: tuple[str, ...], ranks: tuple[int, ...]) -> Result:
+def _result(
+    key: str, played: int, counted: int, players: tuple[str, ...], ranks: tuple[int, ...]
+) -> Result:
     """A ``Result`` without re-running its per-seat checks (about 7 us each: 7 s for a
     million results). The database already guarantees them: 2+ seats (HAVING), one
     rank per seat (both arrays come from the same rows), no player twice at a table
@@ -137,10 +143,15 @@ def _window_rows_postgresql(game: Game, month: date, oldest: date) -> list[Resul
                     counted = (days.get(counted_on) or _day(days, counted_on))[1]
                     if counted < played:
                         raise ValueError("played and counted must be month ints, counted >= played")
-                    results.append(_result(
-                        prefix + fingerprint, played, counted,
-                        tuple(map(names.__getitem__, players)), tuple(ranks),
-                    ))
+                    results.append(
+                        _result(
+                            prefix + fingerprint,
+                            played,
+                            counted,
+                            tuple(map(names.__getitem__, players)),
+                            tuple(ranks),
+                        )
+                    )
     return results
 
 
@@ -152,12 +163,22 @@ def _day(days: dict[date, tuple[str, int]], day: date) -> tuple[str, int]:
 def _window_rows_orm(game: Game, month: date, oldest: date) -> list[Result]:
     seats = (
         MatchSeat.objects.filter(
-            match__game=game, match__finished=True, match__counted_month__isnull=False,
-            match__counted_month__lte=month, match__played_on__gte=oldest, rank__isnull=False,
+            match__game=game,
+            match__finished=True,
+            match__counted_month__isnull=False,
+            match__counted_month__lte=month,
+            match__played_on__gte=oldest,
+            rank__isnull=False,
         )
         .order_by("match_id", "seat")
-        .values_list("match_id", "match__fingerprint", "match__played_on",
-                     "match__counted_month", "player_id", "rank")
+        .values_list(
+            "match_id",
+            "match__fingerprint",
+            "match__played_on",
+            "match__counted_month",
+            "player_id",
+            "rank",
+        )
     )
     tables: dict[int, list[tuple]] = {}
     for row in seats.iterator(chunk_size=20_000):
@@ -170,8 +191,10 @@ def _window_rows_orm(game: Game, month: date, oldest: date) -> list[Result]:
         results.append(
             Result(
                 key=f"{played_on.isoformat()}:{fingerprint}",
-                played=month_index(played_on), counted=month_index(counted),
-                players=tuple(str(r[4]) for r in rows), ranks=tuple(int(r[5]) for r in rows),
+                played=month_index(played_on),
+                counted=month_index(counted),
+                players=tuple(str(r[4]) for r in rows),
+                ranks=tuple(int(r[5]) for r in rows),
             )
         )
     return results
@@ -196,19 +219,27 @@ class _Row(NamedTuple):
 
 def _previous_entries(game: Game, month: date) -> list[_Row]:
     previous = month_date(month_index(month) - 1)
-    latest = (
-        RankingList.objects.filter(game=game, month=previous).order_by("-revision").first()
-    )
+    latest = RankingList.objects.filter(game=game, month=previous).order_by("-revision").first()
     if latest is None:
         return []
     rows = latest.entries.order_by().values_list("player_id", "rank", "fladub")
-    return [_Row(str(player), rank, number) for player, rank, number in rows.iterator(chunk_size=20_000)]
+    return [
+        _Row(str(player), rank, number) for player, rank, number in rows.iterator(chunk_size=20_000)
+    ]
 
 
 #: the columns of a stored entry, in the order of the rows ``_store_entries`` makes
 _ENTRY_FIELDS = (
-    "ranking", "player", "position", "rank", "fladub", "mu", "sigma",
-    "results_counted", "provisional", "movement",
+    "ranking",
+    "player",
+    "position",
+    "rank",
+    "fladub",
+    "mu",
+    "sigma",
+    "results_counted",
+    "provisional",
+    "movement",
 )
 _STORE_ROWS = 50_000
 
@@ -217,12 +248,18 @@ _STORE_ROWS = 50_000
 def store_list(game: Game, month: date, computed, digest: str, results_count: int) -> RankingList:
     """Publish ``computed`` as the next revision of (game, month), entries and all."""
     revision = (
-        RankingList.objects.filter(game=game, month=month).aggregate(top=Max("revision"))["top"] or 0
+        RankingList.objects.filter(game=game, month=month).aggregate(top=Max("revision"))["top"]
+        or 0
     ) + 1
     ranking = RankingList.objects.create(
-        game=game, month=month, revision=revision, published_at=timezone.now(),
-        inputs_hash=digest, parameters=computed.params.as_dict(),
-        engine_version=ENGINE_VERSION, results_counted=results_count,
+        game=game,
+        month=month,
+        revision=revision,
+        published_at=timezone.now(),
+        inputs_hash=digest,
+        parameters=computed.params.as_dict(),
+        engine_version=ENGINE_VERSION,
+        results_counted=results_count,
     )
     with _gc_paused():
         _store_entries(ranking, game, month, computed)
@@ -232,8 +269,18 @@ def store_list(game: Game, month: date, computed, digest: str, results_count: in
 def _store_entries(ranking: RankingList, game: Game, month: date, computed) -> None:
     moves = movement(_previous_entries(game, month), computed.entries)
     rows = (
-        (ranking.pk, int(entry.player), position + 1, entry.rank, entry.fladub, entry.mu,
-         entry.sigma, entry.results_counted, entry.provisional, moves[entry.player].rank_change)
+        (
+            ranking.pk,
+            int(entry.player),
+            position + 1,
+            entry.rank,
+            entry.fladub,
+            entry.mu,
+            entry.sigma,
+            entry.results_counted,
+            entry.provisional,
+            moves[entry.player].rank_change,
+        )
         for position, entry in enumerate(computed.entries)
     )
     if connection.vendor == "postgresql":

@@ -95,7 +95,10 @@ def publish_ranking(self, run_id: int, parallel: bool = True) -> dict[str, Any]:
         RankingRun.objects.filter(pk=run.pk).update(task_id=self.request.id)
     fan_out = CeleryMap()
     run = ranking_publish(
-        game=run.game, month=run.month, force=run.force, run=run,
+        game=run.game,
+        month=run.month,
+        force=run.force,
+        run=run,
         map_fn=fan_out if parallel else map,
     )
     if parallel and run.status == RankingRun.Status.PUBLISHED:

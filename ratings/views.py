@@ -29,7 +29,9 @@ def ranking_month(request: HttpRequest, game: str, month: str) -> HttpResponse:
     ranking = ranking_get(game=game, month=first_day) if first_day else None
     if ranking is None:
         raise Http404("no published list for this month")
-    page = Paginator(ranking_entries(ranking, provisional=False), 100).get_page(request.GET.get("page"))
+    page = Paginator(ranking_entries(ranking, provisional=False), 100).get_page(
+        request.GET.get("page")
+    )
     context = {
         "game": game_obj,
         "ranking": ranking,

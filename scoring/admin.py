@@ -28,14 +28,34 @@ class MatchAdmin(admin.ModelAdmin):
     by hand would break the replay that produced it.
     """
 
-    list_display = ["id", "game", "club", "played_on", "verification", "finished", "late", "players"]
+    list_display = [
+        "id",
+        "game",
+        "club",
+        "played_on",
+        "verification",
+        "finished",
+        "late",
+        "players",
+    ]
     list_filter = ["game", "verification", "finished", "late", "club", "played_on"]
     search_fields = ["club__name", "seats__player__handle", "fingerprint"]
     date_hierarchy = "played_on"
     inlines = [SeatInline]
     readonly_fields = [
-        "game", "club", "played_on", "submitted_at", "submitted_by", "record", "verification",
-        "result", "analysis", "finished", "fingerprint", "counted_month", "late",
+        "game",
+        "club",
+        "played_on",
+        "submitted_at",
+        "submitted_by",
+        "record",
+        "verification",
+        "result",
+        "analysis",
+        "finished",
+        "fingerprint",
+        "counted_month",
+        "late",
     ]
     fields = ["round", *readonly_fields]
     list_select_related = ["game", "club"]

@@ -35,8 +35,16 @@ class MatchListSerializer(serializers.ModelSerializer):
     class Meta:
         model = Match
         fields = [
-            "id", "game", "club", "played_on", "submitted_at", "verification", "finished",
-            "late", "counted_month", "seats",
+            "id",
+            "game",
+            "club",
+            "played_on",
+            "submitted_at",
+            "verification",
+            "finished",
+            "late",
+            "counted_month",
+            "seats",
         ]
 
 
@@ -93,7 +101,9 @@ class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
             if month is None:
                 raise ValidationError({"month": "Use YYYY-MM, e.g. 2026-11."})
         return match_list(
-            game=params.get("game"), club=params.get("club"), player=params.get("player"),
+            game=params.get("game"),
+            club=params.get("club"),
+            player=params.get("player"),
             month=month,
         ).select_related("round__tournament")
 
@@ -112,8 +122,11 @@ class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         lang = request_language(request)
         try:
             recorded = match_record(
-                club=data["club"], played_on=data["played_on"], record=data["record"],
-                round=data.get("round"), submitted_by=request.user,
+                club=data["club"],
+                played_on=data["played_on"],
+                record=data["record"],
+                round=data.get("round"),
+                submitted_by=request.user,
             )
         except DjangoPermissionDenied as exc:
             raise PermissionDenied(str(exc)) from exc

@@ -25,9 +25,32 @@ CLUBS = [
     ("berlin", "Berliner Dominofreunde", "Berlin", "DE"),
     ("liege", "Cercle des Dominos de Liège", "Liège", "BE"),
 ]
-FIRST = ["Anaïs", "Bruno", "Chloé", "Dieter", "Élodie", "Farid", "Greta", "Hugo", "Inès",
-         "Jonas", "Katia", "Léon", "Maëlle", "Nils", "Océane", "Paul", "Quentin", "Rosa",
-         "Sami", "Tilda", "Ugo", "Vera", "Wim", "Yasmine"]
+FIRST = [
+    "Anaïs",
+    "Bruno",
+    "Chloé",
+    "Dieter",
+    "Élodie",
+    "Farid",
+    "Greta",
+    "Hugo",
+    "Inès",
+    "Jonas",
+    "Katia",
+    "Léon",
+    "Maëlle",
+    "Nils",
+    "Océane",
+    "Paul",
+    "Quentin",
+    "Rosa",
+    "Sami",
+    "Tilda",
+    "Ugo",
+    "Vera",
+    "Wim",
+    "Yasmine",
+]
 LAST = ["Martin", "Bernard", "Schmidt", "Dubois", "Müller", "Lefèvre", "Peeters", "Moreau"]
 
 #: options passed to each engine's random_record, per game key
@@ -62,7 +85,9 @@ def _random_record(game: str, rng: random.Random) -> dict[str, Any]:
 
 def ensure_clubs_and_players(rng: random.Random) -> list[Player]:
     for slug, name, city, country in CLUBS:
-        Club.objects.get_or_create(slug=slug, defaults={"name": name, "city": city, "country": country})
+        Club.objects.get_or_create(
+            slug=slug, defaults={"name": name, "city": city, "country": country}
+        )
     clubs = list(Club.objects.filter(slug__in=[c[0] for c in CLUBS]))
     players = []
     for n, first in enumerate(FIRST):
@@ -71,8 +96,11 @@ def ensure_clubs_and_players(rng: random.Random) -> list[Player]:
         if player is None:
             club = clubs[n % len(clubs)]
             player = player_create(
-                handle=handle, display_name=f"{first} {LAST[n % len(LAST)]}", club=club,
-                country=club.country, public_name=n % 4 != 0,
+                handle=handle,
+                display_name=f"{first} {LAST[n % len(LAST)]}",
+                club=club,
+                country=club.country,
+                public_name=n % 4 != 0,
             )
         players.append(player)
     return players
@@ -104,12 +132,18 @@ def seed_demo(*, matches_per_game: int = 60, seed: int = 2026, today: date) -> d
         for _ in range(matches_per_game):
             record = _random_record(game, rng)
             seated = rng.sample(players, len(record["players"]))
-            record = rename_players(record, dict(zip(record["players"], [p.handle for p in seated], strict=True)))
+            record = rename_players(
+                record, dict(zip(record["players"], [p.handle for p in seated], strict=True))
+            )
             played_on = today - timedelta(days=rng.randrange(0, 330))
             try:
                 # entered on the evening of play, as a diligent organiser would
-                entered = datetime.combine(played_on, time(21, 30), tzinfo=timezone.get_current_timezone())
-                match_record(club=rng.choice(clubs), played_on=played_on, record=record, now=entered)
+                entered = datetime.combine(
+                    played_on, time(21, 30), tzinfo=timezone.get_current_timezone()
+                )
+                match_record(
+                    club=rng.choice(clubs), played_on=played_on, record=record, now=entered
+                )
             except MatchRejected:
                 continue  # a duplicate on a re-run
             created[game] += 1

@@ -15,9 +15,12 @@ MAX_UPLOAD = 2 * 1024 * 1024
 
 class MatchSubmitForm(forms.Form):
     club = forms.ModelChoiceField(queryset=None, label=_("Club"), to_field_name="slug")
-    played_on = forms.DateField(label=_("Played on"), widget=forms.DateInput(attrs={"type": "date"}))
+    played_on = forms.DateField(
+        label=_("Played on"), widget=forms.DateInput(attrs={"type": "date"})
+    )
     record_text = forms.CharField(
-        label=_("Match record (JSON)"), required=False,
+        label=_("Match record (JSON)"),
+        required=False,
         widget=forms.Textarea(attrs={"rows": 14, "cols": 90, "spellcheck": "false"}),
     )
     record_file = forms.FileField(label=_("…or a record file"), required=False)
@@ -37,5 +40,7 @@ class MatchSubmitForm(forms.Form):
         try:
             data["record"] = json.loads(text)
         except (ValueError, RecursionError) as exc:
-            raise forms.ValidationError(_("The record is not valid JSON: %(error)s"), params={"error": exc}) from exc
+            raise forms.ValidationError(
+                _("The record is not valid JSON: %(error)s"), params={"error": exc}
+            ) from exc
         return data

@@ -35,13 +35,19 @@ class Match(models.Model):
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="matches")
     club = models.ForeignKey("tournaments.Club", on_delete=models.PROTECT, related_name="matches")
     round = models.ForeignKey(
-        "tournaments.Round", null=True, blank=True, on_delete=models.PROTECT,
+        "tournaments.Round",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
         related_name="matches",
     )
     played_on = models.DateField(_("played on"))
     submitted_at = models.DateTimeField(_("submitted at"))
     submitted_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
         related_name="submitted_matches",
     )
     record = models.JSONField(_("record"))
@@ -49,12 +55,16 @@ class Match(models.Model):
     result = models.JSONField(_("computed result"))
     finished = models.BooleanField(_("finished"), default=True)
     analysis = models.JSONField(
-        _("analysis"), null=True, blank=True,
+        _("analysis"),
+        null=True,
+        blank=True,
         help_text=_("Post-game analysis, e.g. Astronomy Domino's decisive mistake."),
     )
     fingerprint = models.CharField(_("content fingerprint"), max_length=64)
     counted_month = models.DateField(
-        _("counted in ranking month"), null=True, blank=True,
+        _("counted in ranking month"),
+        null=True,
+        blank=True,
         help_text=_("First day of the ranking month this result counts in; empty: never rated."),
     )
     late = models.BooleanField(

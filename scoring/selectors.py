@@ -25,7 +25,10 @@ def parse_month(text: str) -> date | None:
 
 
 def match_list(
-    *, game: str | None = None, club: str | None = None, player: str | None = None,
+    *,
+    game: str | None = None,
+    club: str | None = None,
+    player: str | None = None,
     month: date | None = None,
 ) -> QuerySet[Match]:
     """Matches, newest first, with their seats and players prefetched."""

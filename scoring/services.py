@@ -71,7 +71,9 @@ def _variants(handles: list[str]) -> list[str]:
 
 
 def _check_round(round_: Round | None, game: Game, club: Club) -> None:
-    if round_ is not None and (round_.tournament.game_id != game.id or round_.tournament.club_id != club.id):
+    if round_ is not None and (
+        round_.tournament.game_id != game.id or round_.tournament.club_id != club.id
+    ):
         raise MatchRejected(RecordError("round-other-game"))
 
 
@@ -83,7 +85,9 @@ def _seat_rows(
     rows = []
     for seat, (handle, player) in enumerate(zip(handles, players, strict=True)):
         standing = by_handle.get(handle, {})
-        details = {k: v for k, v in standing.items() if k not in {"player", "seat", "score", "rank"}}
+        details = {
+            k: v for k, v in standing.items() if k not in {"player", "seat", "score", "rank"}
+        }
         rows.append(
             {
                 "player": player,
@@ -108,7 +112,7 @@ def match_record(
     played_on: date,
     record: dict[str, Any],
     submitted_by: Any = None,
-    round: Round | None = None,  # noqa: A002 - the domain's word
+    round: Round | None = None,
     now: datetime | None = None,
 ) -> Recorded:
     """Replay ``record`` and store the match with its seats, in one transaction.
@@ -135,10 +139,20 @@ def match_record(
     try:
         with transaction.atomic():
             match = Match.objects.create(
-                game=game, club=club, round=round, played_on=played_on, submitted_at=now,
-                submitted_by=submitted_by if getattr(submitted_by, "is_authenticated", False) else None,
-                record=record, verification=result["verification"], result=result,
-                finished=result["finished"], analysis=analysis, fingerprint=fingerprint,
+                game=game,
+                club=club,
+                round=round,
+                played_on=played_on,
+                submitted_at=now,
+                submitted_by=submitted_by
+                if getattr(submitted_by, "is_authenticated", False)
+                else None,
+                record=record,
+                verification=result["verification"],
+                result=result,
+                finished=result["finished"],
+                analysis=analysis,
+                fingerprint=fingerprint,
                 counted_month=placement.counted_month if result["finished"] else None,
                 late=placement.late,
             )

@@ -19,8 +19,10 @@ def match_index(request: HttpRequest) -> HttpResponse:
     params = request.GET
     month = parse_month(params.get("month", ""))
     matches = match_list(
-        game=params.get("game") or None, club=params.get("club") or None,
-        player=params.get("player") or None, month=month,
+        game=params.get("game") or None,
+        club=params.get("club") or None,
+        player=params.get("player") or None,
+        month=month,
     )
     page = Paginator(matches, 25).get_page(params.get("page"))
     return render(request, "scoring/match_list.html", {"page": page})
@@ -47,7 +49,9 @@ def match_submit(request: HttpRequest) -> HttpResponse:
         data = form.cleaned_data
         try:
             recorded = match_record(
-                club=data["club"], played_on=data["played_on"], record=data["record"],
+                club=data["club"],
+                played_on=data["played_on"],
+                record=data["record"],
                 submitted_by=request.user,
             )
         except PermissionDenied:
@@ -60,4 +64,6 @@ def match_submit(request: HttpRequest) -> HttpResponse:
             messages.success(request, _("The match was recorded."))
             return redirect("match-detail", pk=recorded.match.pk)
     status = 400 if request.method == "POST" else 200
-    return render(request, "scoring/match_submit.html", {"form": form, "error": error}, status=status)
+    return render(
+        request, "scoring/match_submit.html", {"form": form, "error": error}, status=status
+    )

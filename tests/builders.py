@@ -31,6 +31,8 @@ def record_month(*, club, handles, month: dt.date, count: int, seed: int, receiv
         played_on = month.replace(day=1 + n % 28)
         now = received or dt.datetime.combine(played_on, dt.time(20), tzinfo=BERLIN)
         stored.append(
-            match_record(club=club, played_on=played_on, record=summary_record(table, rng), now=now).match
+            match_record(
+                club=club, played_on=played_on, record=summary_record(table, rng), now=now
+            ).match
         )
     return stored

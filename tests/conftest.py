@@ -13,8 +13,13 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
-GAMES = [("divisor", "Divisor dominoes"), ("astronomy", "Astronomy Domino"), ("9tka", "9tka"),
-         ("trimorp", "Trimorp"), ("dominyam", "Dominyam")]
+GAMES = [
+    ("divisor", "Divisor dominoes"),
+    ("astronomy", "Astronomy Domino"),
+    ("9tka", "9tka"),
+    ("trimorp", "Trimorp"),
+    ("dominyam", "Dominyam"),
+]
 
 
 @pytest.fixture
@@ -103,15 +108,31 @@ def celery_worker_process(django_db_setup, django_db_blocker):
         pytest.fail("worker tests need PostgreSQL (set DATABASE_URL)")
     url = subprocess_database_url()
     env = {
-        **os.environ, "DJANGO_SETTINGS_MODULE": "quotient.settings.test", "DATABASE_URL": url,
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "quotient.settings.test",
+        "DATABASE_URL": url,
         # small chunks, so that even a test month is fanned out to several tasks
         "RANKING_CHUNK_SIZE": "4",
     }
     log = open(ROOT / "var" / "test-worker.log", "w")  # noqa: SIM115 - closed below
     worker = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "quotient", "worker", "--loglevel=INFO",
-         "--concurrency=2", "--hostname=test-worker@%h", "--without-gossip", "--without-mingle"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "quotient",
+            "worker",
+            "--loglevel=INFO",
+            "--concurrency=2",
+            "--hostname=test-worker@%h",
+            "--without-gossip",
+            "--without-mingle",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
     )
     try:
         app.control.purge()

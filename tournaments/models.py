@@ -35,15 +35,22 @@ class Club(models.Model):
 
 
 class Player(models.Model):
-    handle = models.CharField(_("handle"), max_length=40, unique=True, validators=[handle_validator])
+    handle = models.CharField(
+        _("handle"), max_length=40, unique=True, validators=[handle_validator]
+    )
     display_name = models.CharField(_("display name"), max_length=120)
     club = models.ForeignKey(
-        Club, verbose_name=_("club"), null=True, blank=True, on_delete=models.SET_NULL,
+        Club,
+        verbose_name=_("club"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
         related_name="players",
     )
     country = models.CharField(_("country"), max_length=2, blank=True)
     public_name = models.BooleanField(
-        _("name may be shown publicly"), default=False,
+        _("name may be shown publicly"),
+        default=False,
         help_text=_("Without consent, public pages show the player's initials only."),
     )
     created_at = models.DateTimeField(auto_now_add=True)
@@ -77,7 +84,11 @@ class Membership(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
     )
     club = models.ForeignKey(
-        Club, null=True, blank=True, on_delete=models.CASCADE, related_name="memberships",
+        Club,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="memberships",
         help_text=_("Empty for a federation admin."),
     )
     role = models.CharField(_("role"), max_length=20, choices=Role.choices, default=Role.ORGANISER)

@@ -25,9 +25,7 @@ def can_write_for_club(user: Any, club: Club | None) -> bool:
         return True
     if club is None:
         return False
-    return Membership.objects.filter(
-        user=user, club=club, role=Membership.Role.ORGANISER
-    ).exists()
+    return Membership.objects.filter(user=user, club=club, role=Membership.Role.ORGANISER).exists()
 
 
 def organised_clubs(user: Any):

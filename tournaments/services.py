@@ -11,8 +11,13 @@ from tournaments.permissions import can_write_for_club
 
 @transaction.atomic
 def player_create(
-    *, handle: str, display_name: str, club: Club | None, country: str = "",
-    public_name: bool = False, created_by=None,
+    *,
+    handle: str,
+    display_name: str,
+    club: Club | None,
+    country: str = "",
+    public_name: bool = False,
+    created_by=None,
 ) -> Player:
     """Register a player. Organisers register players for their own club."""
     if created_by is not None and not can_write_for_club(created_by, club):
@@ -20,7 +25,10 @@ def player_create(
     if Player.objects.filter(handle__iexact=handle).exists():
         raise ValidationError({"handle": "This handle is already taken."})
     player = Player(
-        handle=handle, display_name=display_name, club=club, country=country.upper(),
+        handle=handle,
+        display_name=display_name,
+        club=club,
+        country=country.upper(),
         public_name=public_name,
     )
     player.full_clean()

@@ -14,5 +14,7 @@ def player_detail(request: HttpRequest, handle: str) -> HttpResponse:
     page = Paginator(match_list(player=player.handle), 25).get_page(request.GET.get("page"))
     history = player_history(player_id=player.pk)[:60]
     return render(
-        request, "tournaments/player_detail.html", {"player": player, "page": page, "history": history}
+        request,
+        "tournaments/player_detail.html",
+        {"player": player, "page": page, "history": history},
     )

@@ -22,7 +22,7 @@ DEBUG = env_bool("DEBUG", default=False)
 # still run without one.
 SECRET_KEY = env_str("SECRET_KEY") or ""
 if not SECRET_KEY and DEBUG:
-    SECRET_KEY = "insecure-development-key-only-for-debug"  # noqa: S105 - DEBUG only
+    SECRET_KEY = "insecure-development-key-only-for-debug"
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost"] if DEBUG else [])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])

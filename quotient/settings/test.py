@@ -7,7 +7,7 @@ os.environ.setdefault("SECRET_KEY", "test-secret-key")
 os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/quotient")
 os.environ.setdefault("CELERY_BROKER_URL", "redis://127.0.0.1:6379/14")
 
-from quotient.settings.base import *  # noqa: E402,F403
+from quotient.settings.base import *  # noqa: F403
 
 ALLOWED_HOSTS = ["testserver", "127.0.0.1", "localhost"]
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

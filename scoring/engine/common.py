@@ -244,8 +244,6 @@ def field(
     return value
 
 
-
-
 def is_kind(value: Any, kind: type | tuple[type, ...]) -> bool:
     kinds = kind if isinstance(kind, tuple) else (kind,)
     if isinstance(value, bool) and bool not in kinds:
@@ -303,8 +301,6 @@ def _parse_tile_text(text: str) -> tuple[int, int] | None:
     return (a, b) if a <= b else (b, a)
 
 
-
-
 def _show(value: Any, limit: int = 40) -> str:
     """A short printable form that never fails (huge ints, deep nesting)."""
     if isinstance(value, str):
@@ -327,4 +323,3 @@ def _show(value: Any, limit: int = 40) -> str:
 def show(value: Any, limit: int = 40) -> str:
     """A short printable form of any record value, for error messages."""
     return _show(value, limit)
-

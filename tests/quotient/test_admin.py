@@ -22,11 +22,16 @@ def test_admin_pages_load(client, secretary, federation):
     client.force_login(secretary)
     match = Match.objects.first()
     for path in [
-        "/admin/", "/admin/scoring/match/", f"/admin/scoring/match/{match.pk}/change/",
+        "/admin/",
+        "/admin/scoring/match/",
+        f"/admin/scoring/match/{match.pk}/change/",
         "/admin/scoring/match/?game__id__exact=1&verification__exact=summary",
-        "/admin/scoring/match/?q=p01", "/admin/tournaments/player/?q=p0",
-        "/admin/tournaments/club/", "/admin/tournaments/membership/",
-        "/admin/ratings/rankinglist/", f"/admin/ratings/rankinglist/{run.ranking.pk}/change/",
+        "/admin/scoring/match/?q=p01",
+        "/admin/tournaments/player/?q=p0",
+        "/admin/tournaments/club/",
+        "/admin/tournaments/membership/",
+        "/admin/ratings/rankinglist/",
+        f"/admin/ratings/rankinglist/{run.ranking.pk}/change/",
         "/admin/ratings/rankingrun/",
     ]:
         assert client.get(path).status_code == 200, path
@@ -46,6 +51,8 @@ def test_admin_rerun_action_queues_a_forced_run_after_commit(
     old = RankingRun.objects.create(game=game, month=dt.date(2026, 10, 1), status="published")
     client.force_login(secretary)
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
-        client.post("/admin/ratings/rankingrun/", {"action": "rerun_forced", "_selected_action": [old.pk]})
+        client.post(
+            "/admin/ratings/rankingrun/", {"action": "rerun_forced", "_selected_action": [old.pk]}
+        )
     assert len(callbacks) == 1
     assert RankingRun.objects.filter(force=True, status="queued").count() == 1

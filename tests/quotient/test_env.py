@@ -25,7 +25,10 @@ def test_env_int_and_file_secrets(monkeypatch, tmp_path):
 def test_database_urls(tmp_path):
     pg = database_from_url("postgres://quo:pw@db.local:5433/quotient", base_dir=tmp_path)
     assert (pg["ENGINE"], pg["NAME"], pg["USER"], pg["PORT"]) == (
-        "django.db.backends.postgresql", "quotient", "quo", "5433",
+        "django.db.backends.postgresql",
+        "quotient",
+        "quo",
+        "5433",
     )
     lite = database_from_url("sqlite:///var/q.sqlite3", base_dir=tmp_path)
     assert lite["NAME"] == str(tmp_path / "var" / "q.sqlite3")
@@ -36,7 +39,11 @@ def test_database_urls(tmp_path):
 def _bare_env(**extra):
     import os
 
-    env = {k: v for k, v in os.environ.items() if k not in ("SECRET_KEY", "DEBUG", "DJANGO_SETTINGS_MODULE")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("SECRET_KEY", "DEBUG", "DJANGO_SETTINGS_MODULE")
+    }
     env.update(extra)
     return env
 
@@ -48,7 +55,11 @@ def _run(code: str, **extra):
 
     root = Path(__file__).resolve().parents[2]
     return subprocess.run(
-        [sys.executable, "-c", code], cwd=root, env=_bare_env(**extra), capture_output=True, text=True,
+        [sys.executable, "-c", code],
+        cwd=root,
+        env=_bare_env(**extra),
+        capture_output=True,
+        text=True,
         timeout=60,
     )
 
@@ -61,9 +72,11 @@ def test_serving_without_a_secret_key_is_refused_when_debug_is_off():
 
 
 def test_offline_commands_run_without_a_secret_key():
-    code = "import sys; from django.core.management import execute_from_command_line as x; " \
-           "sys.argv=['manage.py','makemigrations','--check','--dry-run']; " \
-           "import os; os.environ['DJANGO_SETTINGS_MODULE']='quotient.settings.base'; x(sys.argv)"
+    code = (
+        "import sys; from django.core.management import execute_from_command_line as x; "
+        "sys.argv=['manage.py','makemigrations','--check','--dry-run']; "
+        "import os; os.environ['DJANGO_SETTINGS_MODULE']='quotient.settings.base'; x(sys.argv)"
+    )
     done = _run(code)
     assert done.returncode == 0, done.stderr
     assert "No changes detected" in done.stdout

@@ -30,8 +30,16 @@ def published(federation):
 def test_ranking_detail_shape(api, published):
     october, _ = published
     body = api.get("/api/v1/rankings/divisor/2026-10/").json()
-    assert {"game", "month", "revision", "published_at", "inputs_hash", "parameters",
-            "entries", "provisional"} <= set(body)
+    assert {
+        "game",
+        "month",
+        "revision",
+        "published_at",
+        "inputs_hash",
+        "parameters",
+        "entries",
+        "provisional",
+    } <= set(body)
     assert (body["game"], body["month"], body["revision"]) == ("divisor", "2026-10", 1)
     assert body["inputs_hash"] == october.inputs_hash
     assert len(body["entries"]) == 8 and set(body["entries"][0]) == ENTRY_KEYS
@@ -59,7 +67,10 @@ def test_months_history_and_errors(api, published):
     months = api.get("/api/v1/rankings/divisor/").json()
     assert [m["month"] for m in months["results"]] == ["2026-11", "2026-10"]
     history = api.get("/api/v1/players/p00/history/").json()["results"]
-    assert [(h["game"], h["month"]) for h in history] == [("divisor", "2026-11"), ("divisor", "2026-10")]
+    assert [(h["game"], h["month"]) for h in history] == [
+        ("divisor", "2026-11"),
+        ("divisor", "2026-10"),
+    ]
     assert all(isinstance(h["fladub"], int) for h in history)
     assert api.get("/api/v1/rankings/divisor/2026-09/").status_code == 404
     assert api.get("/api/v1/rankings/divisor/2026-9/").status_code == 400

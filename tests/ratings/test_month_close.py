@@ -86,8 +86,19 @@ def test_a_run_killed_mid_write_leaves_nothing_and_a_rerun_is_identical(federati
         # has inserted the list row and before its entries
         blocker.execute("LOCK TABLE ratings_rankingentry IN SHARE MODE")
         command = subprocess.Popen(
-            [sys.executable, "manage.py", "publish_rankings", "--game", "divisor", "--month", "2026-10"],
-            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+            [
+                sys.executable,
+                "manage.py",
+                "publish_rankings",
+                "--game",
+                "divisor",
+                "--month",
+                "2026-10",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
         )
         deadline = time.monotonic() + 60
         while not _backend_waiting_on_a_lock(url):

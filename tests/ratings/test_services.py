@@ -34,10 +34,13 @@ def test_publish_stores_the_engines_list(federation):
     assert run.status == RankingRun.Status.PUBLISHED
     ranking = run.ranking
     assert (ranking.revision, ranking.results_counted) == (1, 40)
-    expected = compute_ranking(month_results(game, OCT, ranking_params()), month_index(OCT), ranking_params())
+    expected = compute_ranking(
+        month_results(game, OCT, ranking_params()), month_index(OCT), ranking_params()
+    )
     stored = entries(ranking)
     assert [(str(e.player), e.rank, e.fladub, e.mu, e.sigma) for e in expected.entries] == [
-        (str(ranking.entries.get(player__handle=h).player_id), r, f, m, s) for h, r, f, m, s, *_ in stored
+        (str(ranking.entries.get(player__handle=h).player_id), r, f, m, s)
+        for h, r, f, m, s, *_ in stored
     ]
     assert run.players_done == run.players_total == len(handles)
     assert len(ranking.inputs_hash) == 64 and ranking.parameters["min_results"] == 5
@@ -63,7 +66,9 @@ def test_few_results_are_provisional(federation):
     record_month(club=club, handles=handles[:4], month=OCT, count=12, seed=3)
     record_month(club=club, handles=handles[4:6], month=OCT, count=2, seed=4)
     ranking = ranking_publish(game=Game.objects.get(key="divisor"), month=OCT).ranking
-    provisional = set(ranking.entries.filter(provisional=True).values_list("player__handle", flat=True))
+    provisional = set(
+        ranking.entries.filter(provisional=True).values_list("player__handle", flat=True)
+    )
     assert provisional == {"p04", "p05"}
     assert not ranking.entries.filter(provisional=True, rank__isnull=False).exists()
     assert not ranking.entries.filter(provisional=False, rank__isnull=True).exists()
@@ -75,7 +80,11 @@ def test_a_late_result_counts_from_the_next_list(federation):
     record_month(club=club, handles=handles[:4], month=OCT, count=10, seed=5)
     # played in October, received at 00:00:30 on 1 November (federation time)
     late = record_month(
-        club=club, handles=handles[4:8], month=OCT, count=6, seed=6,
+        club=club,
+        handles=handles[4:8],
+        month=OCT,
+        count=6,
+        seed=6,
         received=dt.datetime(2026, 11, 1, 0, 0, 30, tzinfo=BERLIN),
     )
     assert all(m.late and m.counted_month == NOV for m in late)
@@ -121,7 +130,7 @@ def _concurrent_runs(game, *, lock: bool):
     def publish(name, map_fn):
         try:
             runs[name] = ranking_publish(game=game, month=OCT, map_fn=map_fn, lock=lock)
-        except Exception:  # noqa: BLE001 - the run row records the failure
+        except Exception:
             runs[name] = RankingRun.objects.filter(game=game, month=OCT).order_by("-pk").first()
         finally:
             connection.close()
@@ -206,7 +215,9 @@ def test_publish_rankings_command(federation):
     assert "divisor 2026-10: published (revision 1" in out.getvalue()
     call_command("publish_rankings", "--game", "divisor", "--month", "2026-10", stdout=out)
     assert "divisor 2026-10: unchanged" in out.getvalue()
-    call_command("publish_rankings", "--game", "divisor", "--month", "2026-10", "--force", stdout=out)
+    call_command(
+        "publish_rankings", "--game", "divisor", "--month", "2026-10", "--force", stdout=out
+    )
     assert "published (revision 2" in out.getvalue()
     with pytest.raises(CommandError):
         call_command("publish_rankings", "--game", "divisor", "--month", "2026-13")

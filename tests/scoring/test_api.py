@@ -83,9 +83,7 @@ def test_full_record_is_replayed_and_stored(api, federation_admin, players):
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize(
-    ("lang", "fragment"), [("en", "move 2"), ("fr", "coup 2")]
-)
+@pytest.mark.parametrize(("lang", "fragment"), [("en", "move 2"), ("fr", "coup 2")])
 def test_invalid_record_is_rejected_with_the_move_and_nothing_is_stored(
     api, organiser, players, lang, fragment
 ):
@@ -124,8 +122,12 @@ def test_unknown_handle_is_a_clear_400(api, organiser, players):
     record = {**SHEET_RECORD, "players": ["ana", "ben", "zoe"]}
     record["deals"] = [
         {
-            "sheet": [{"player": "ana", "sum": 12}, {"player": "ben", "sum": 15},
-                      {"player": "zoe", "draw": True}, {"player": "ana", "sum": 9}],
+            "sheet": [
+                {"player": "ana", "sum": 12},
+                {"player": "ben", "sum": 15},
+                {"player": "zoe", "draw": True},
+                {"player": "ana", "sum": 9},
+            ],
             "pips_left": {"ana": 0, "ben": 14, "zoe": 9},
         }
     ]
@@ -197,7 +199,8 @@ def test_list_filters_and_pagination(api, organiser, players, other_club):
         record = rename_players(record, dict(zip(record["players"], handles, strict=True)))
         match_record(
             club=organiser.memberships.first().club if n % 3 else other_club,
-            played_on=dt.date(2026, 10 if n < 30 else 11, 1 + n % 28), record=record,
+            played_on=dt.date(2026, 10 if n < 30 else 11, 1 + n % 28),
+            record=record,
         )
     everything = api.get("/api/v1/matches/").json()
     assert everything["count"] == 55 and len(everything["results"]) == 50
@@ -231,14 +234,23 @@ def test_a_match_may_name_its_tournament_round(api, organiser, players, club):
     from tournaments.models import Round, Tournament
 
     divisor = Tournament.objects.create(
-        name="Open de Lyon", slug="open-lyon", game=Game.objects.get(key="divisor"), club=club,
+        name="Open de Lyon",
+        slug="open-lyon",
+        game=Game.objects.get(key="divisor"),
+        club=club,
         starts_on=dt.date(2026, 11, 1),
     )
     trimorp = Tournament.objects.create(
-        name="Trimorp Cup", slug="trimorp-cup", game=Game.objects.get(key="trimorp"), club=club,
+        name="Trimorp Cup",
+        slug="trimorp-cup",
+        game=Game.objects.get(key="trimorp"),
+        club=club,
         starts_on=dt.date(2026, 11, 1),
     )
-    right, wrong = Round.objects.create(tournament=divisor, number=1), Round.objects.create(tournament=trimorp, number=1)
+    right, wrong = (
+        Round.objects.create(tournament=divisor, number=1),
+        Round.objects.create(tournament=trimorp, number=1),
+    )
     api.force_authenticate(organiser)
     payload = {"club": "lyon", "played_on": "2026-11-02", "record": SHEET_RECORD}
     refused = api.post("/api/v1/matches/", {**payload, "round": wrong.pk}, format="json")

@@ -10,10 +10,20 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 VALID = {
-    "game": "divisor", "rules": {"set": 6}, "players": ["ana", "ben", "cem"],
-    "deals": [{"sheet": [{"player": "ana", "sum": 12}, {"player": "ben", "sum": 15},
-                         {"player": "cem", "draw": True}, {"player": "ana", "sum": 9}],
-               "pips_left": {"ana": 0, "ben": 14, "cem": 9}}],
+    "game": "divisor",
+    "rules": {"set": 6},
+    "players": ["ana", "ben", "cem"],
+    "deals": [
+        {
+            "sheet": [
+                {"player": "ana", "sum": 12},
+                {"player": "ben", "sum": 15},
+                {"player": "cem", "draw": True},
+                {"player": "ana", "sum": 9},
+            ],
+            "pips_left": {"ana": 0, "ben": 14, "cem": 9},
+        }
+    ],
 }
 
 
@@ -21,7 +31,12 @@ def replay(stdin: str, *args: str) -> tuple[int, dict]:
     env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
     done = subprocess.run(
         [sys.executable, "-m", "scoring", "replay", *(args or ("-",))],
-        input=stdin, capture_output=True, text=True, cwd=ROOT, env=env, timeout=60,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        timeout=60,
     )
     lines = done.stdout.strip().splitlines()
     assert len(lines) == 1, done.stdout + done.stderr  # exactly one JSON object
@@ -45,7 +60,8 @@ def test_invalid_record_exits_1_with_the_move():
 
 
 @pytest.mark.parametrize(
-    ("stdin", "code"), [("not json", "not-json"), ("[1, 2]", "not-an-object"), ('{"game": "go"}', "unknown-game")]
+    ("stdin", "code"),
+    [("not json", "not-json"), ("[1, 2]", "not-an-object"), ('{"game": "go"}', "unknown-game")],
 )
 def test_unusable_input_exits_2(stdin, code):
     status, out = replay(stdin)

@@ -24,7 +24,9 @@ def test_the_twin_that_loses_the_race_is_refused_as_a_duplicate(club):
     def first():
         # stored, but held uncommitted while the twin passes the early check
         with transaction.atomic():
-            match_record(club=club, played_on=dt.date(2026, 11, 2), record=SHEET_RECORD, now=BERLIN_EVENING)
+            match_record(
+                club=club, played_on=dt.date(2026, 11, 2), record=SHEET_RECORD, now=BERLIN_EVENING
+            )
             inserted.set()
             release.wait(10)
         connection.close()
@@ -34,7 +36,9 @@ def test_the_twin_that_loses_the_race_is_refused_as_a_duplicate(club):
     assert inserted.wait(10)
     threading.Timer(1.0, release.set).start()  # the twin's INSERT waits on the first's key
     with pytest.raises(MatchRejected) as refused:
-        match_record(club=club, played_on=dt.date(2026, 11, 2), record=SHEET_RECORD, now=BERLIN_EVENING)
+        match_record(
+            club=club, played_on=dt.date(2026, 11, 2), record=SHEET_RECORD, now=BERLIN_EVENING
+        )
     thread.join(10)
     assert refused.value.error["code"] == "duplicate-match"
     # it got past the early check: the unique constraint is what stopped it

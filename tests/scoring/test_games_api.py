@@ -23,19 +23,50 @@ RANDOM = {
 }
 
 SUMMARIES = {
-    "divisor": {"game": "divisor", "rules": {"set": 12}, "players": ["ana", "ben", "cem"],
-                "deals": [{"summary": {"points": {"ana": 12, "ben": 7, "cem": 3},
-                                       "pips_left": {"ana": 0, "ben": 14, "cem": 9}}}]},
-    "astronomy": {"game": "astronomy", "rules": {"size": 5}, "players": ["ana", "ben"],
-                  "summary": {"winner": "ana", "moves": 9}},
-    "9tka": {"game": "9tka", "players": ["ana", "ben", "cem"],
-             "summary": {"sections": {"ana": 4, "ben": 3, "cem": 1}}},
-    "trimorp": {"game": "trimorp", "players": ["ana", "ben", "cem"], "box_opener": "cem",
-                "summary": {"series": {"ana": {"4": 2, "3": 5, "2": 9}, "ben": {"4": 2, "3": 4, "2": 11},
-                                       "cem": {"4": 1, "3": 6, "2": 8}}}},
-    "dominyam": {"game": "dominyam", "players": ["ana", "ben"],
-                 "summary": {"ana": {"turn_points": 21, "tiles": ["6-6", "3-3"]},
-                             "ben": {"turn_points": 17, "tiles": ["1-2", "3-5"]}}},
+    "divisor": {
+        "game": "divisor",
+        "rules": {"set": 12},
+        "players": ["ana", "ben", "cem"],
+        "deals": [
+            {
+                "summary": {
+                    "points": {"ana": 12, "ben": 7, "cem": 3},
+                    "pips_left": {"ana": 0, "ben": 14, "cem": 9},
+                }
+            }
+        ],
+    },
+    "astronomy": {
+        "game": "astronomy",
+        "rules": {"size": 5},
+        "players": ["ana", "ben"],
+        "summary": {"winner": "ana", "moves": 9},
+    },
+    "9tka": {
+        "game": "9tka",
+        "players": ["ana", "ben", "cem"],
+        "summary": {"sections": {"ana": 4, "ben": 3, "cem": 1}},
+    },
+    "trimorp": {
+        "game": "trimorp",
+        "players": ["ana", "ben", "cem"],
+        "box_opener": "cem",
+        "summary": {
+            "series": {
+                "ana": {"4": 2, "3": 5, "2": 9},
+                "ben": {"4": 2, "3": 4, "2": 11},
+                "cem": {"4": 1, "3": 6, "2": 8},
+            }
+        },
+    },
+    "dominyam": {
+        "game": "dominyam",
+        "players": ["ana", "ben"],
+        "summary": {
+            "ana": {"turn_points": 21, "tiles": ["6-6", "3-3"]},
+            "ben": {"turn_points": 17, "tiles": ["1-2", "3-5"]},
+        },
+    },
 }
 
 #: (player, rank) expected from each summary, by the rules of GAMES.md
@@ -69,8 +100,11 @@ def a_record(game: str, seed: int) -> dict:
 def test_full_records_of_every_game_are_recorded_with_ranks(api, organiser, seated, game):
     api.force_authenticate(organiser)
     record = a_record(game, 5)
-    response = api.post("/api/v1/matches/", {"club": "lyon", "played_on": "2026-11-14", "record": record},
-                        format="json")
+    response = api.post(
+        "/api/v1/matches/",
+        {"club": "lyon", "played_on": "2026-11-14", "record": record},
+        format="json",
+    )
     assert response.status_code == 201, response.content
     body = response.json()
     assert body["game"] == game and body["verification"] == "replayed" and body["finished"]
@@ -85,8 +119,11 @@ def test_full_records_of_every_game_are_recorded_with_ranks(api, organiser, seat
 @pytest.mark.parametrize("game", sorted(SUMMARIES))
 def test_summary_records_of_every_game(api, organiser, seated, game):
     api.force_authenticate(organiser)
-    response = api.post("/api/v1/matches/", {"club": "lyon", "played_on": "2026-11-14", "record": SUMMARIES[game]},
-                        format="json")
+    response = api.post(
+        "/api/v1/matches/",
+        {"club": "lyon", "played_on": "2026-11-14", "record": SUMMARIES[game]},
+        format="json",
+    )
     assert response.status_code == 201, response.content
     body = response.json()
     assert body["verification"] == "summary"
@@ -98,7 +135,12 @@ def test_summary_records_of_every_game(api, organiser, seated, game):
 @pytest.mark.django_db
 @pytest.mark.parametrize(
     ("game", "column"),
-    [("astronomy", "legal_moves_left"), ("dominyam", "best_meal"), ("9tka", "to"), ("divisor", "ends_sum")],
+    [
+        ("astronomy", "legal_moves_left"),
+        ("dominyam", "best_meal"),
+        ("9tka", "to"),
+        ("divisor", "ends_sum"),
+    ],
 )
 def test_match_page_shows_each_games_own_columns(client, club, seated, game, column):
     from scoring.services import match_record
@@ -133,8 +175,11 @@ def test_unfinished_records_are_stored_without_standings_or_rating(api, organise
     record = a_record("trimorp", 3)
     record["moves"] = record["moves"][:6]
     api.force_authenticate(organiser)
-    response = api.post("/api/v1/matches/", {"club": "lyon", "played_on": "2026-11-14", "record": record},
-                        format="json")
+    response = api.post(
+        "/api/v1/matches/",
+        {"club": "lyon", "played_on": "2026-11-14", "record": record},
+        format="json",
+    )
     assert response.status_code == 201, response.content
     match = Match.objects.get(pk=response.json()["id"])
     assert not match.finished and match.counted_month is None

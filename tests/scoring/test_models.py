@@ -10,9 +10,14 @@ from tests.factories import ClubFactory
 
 def _match(**overrides):
     values = {
-        "game": Game.objects.get(key="divisor"), "club": ClubFactory(),
-        "played_on": dt.date(2026, 10, 3), "submitted_at": timezone.now(), "record": {"x": 1},
-        "verification": "summary", "result": {}, "fingerprint": "f" * 64,
+        "game": Game.objects.get(key="divisor"),
+        "club": ClubFactory(),
+        "played_on": dt.date(2026, 10, 3),
+        "submitted_at": timezone.now(),
+        "record": {"x": 1},
+        "verification": "summary",
+        "result": {},
+        "fingerprint": "f" * 64,
     }
     values.update(overrides)
     return Match.objects.create(**values)

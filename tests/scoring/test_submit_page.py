@@ -45,7 +45,9 @@ def test_organiser_pastes_a_record_and_lands_on_the_match(client, organiser, pla
 def test_a_record_file_can_be_uploaded(client, organiser, players):
     client.force_login(organiser)
     upload = SimpleUploadedFile("match.json", json.dumps(SHEET_RECORD).encode(), "application/json")
-    response = client.post("/matches/submit/", {"club": "lyon", "played_on": "2026-11-14", "record_file": upload})
+    response = client.post(
+        "/matches/submit/", {"club": "lyon", "played_on": "2026-11-14", "record_file": upload}
+    )
     assert response.status_code == 302 and Match.objects.count() == 1
 
 
@@ -63,7 +65,9 @@ def test_a_bad_record_is_explained_in_french_and_nothing_is_stored(client, organ
     assert response.status_code == 400
     assert "coup 2 :" in page and "wrong-turn" in page
     assert Match.objects.count() == 0
-    broken = client.post("/matches/submit/", {"club": "lyon", "played_on": "2026-11-14", "record_text": "{oops"})
+    broken = client.post(
+        "/matches/submit/", {"club": "lyon", "played_on": "2026-11-14", "record_text": "{oops"}
+    )
     assert broken.status_code == 400 and "JSON" in broken.content.decode()
 
 
@@ -73,6 +77,7 @@ def test_only_organised_clubs_are_offered(client, organiser, other_club, players
     page = client.get("/matches/submit/").content.decode()
     assert 'value="lyon"' in page and 'value="berlin"' not in page
     refused = client.post(
-        "/matches/submit/", {"club": "berlin", "played_on": "2026-11-14", "record_text": json.dumps(SHEET_RECORD)}
+        "/matches/submit/",
+        {"club": "berlin", "played_on": "2026-11-14", "record_text": json.dumps(SHEET_RECORD)},
     )
     assert refused.status_code == 400 and Match.objects.count() == 0

@@ -31,7 +31,9 @@ def test_players_search_pagination_and_initials(api, club):
     assert len(api.get("/api/v1/players/?page=2").json()["results"]) == 12
     assert api.get("/api/v1/players/ben/").json()["name"] == "B. D."
     assert api.get("/api/v1/players/ana/").json()["name"] == "Ana Martin"
-    assert [p["handle"] for p in api.get("/api/v1/players/?search=martin").json()["results"]] == ["ana"]
+    assert [p["handle"] for p in api.get("/api/v1/players/?search=martin").json()["results"]] == [
+        "ana"
+    ]
     # a name without consent is not searchable
     assert api.get("/api/v1/players/?search=dupont").json()["count"] == 0
 

@@ -22,7 +22,7 @@ Points = list[list[tuple[int, str]]]
 def random_deal(
     rng: random.Random,
     players: int | list[str] = 4,
-    set: int = 12,  # noqa: A002
+    set: int = 12,
     penalty_rate: float = 0.004,
 ) -> dict[str, Any]:
     """One finished legal deal ``{"hands", "moves"}`` for ``players`` (a count or handles)."""
@@ -101,7 +101,7 @@ def _lay(
 def random_record(
     seed: int,
     players: int = 4,
-    set: int = 12,  # noqa: A002
+    set: int = 12,
     divisor: int | None = None,
     deals: int = 1,
 ) -> dict[str, Any]:

@@ -17,4 +17,6 @@ class Command(BaseCommand):
             self.stdout.write(f"{game}: {count} matches")
         lists = publish_demo_rankings(today=timezone.localdate())
         self.stdout.write(f"{lists} monthly ranking lists published")
-        self.stdout.write(self.style.SUCCESS("Demo data ready. Logins: admin/admin, organiser/organiser"))
+        self.stdout.write(
+            self.style.SUCCESS("Demo data ready. Logins: admin/admin, organiser/organiser")
+        )
