@@ -156,8 +156,8 @@ def setup_django(server: str, name: str) -> None:
 
 def bench_fixtures(fed: Federation):
     """The game, the club, and how many matches of ``fed`` are already loaded."""
-    from scoring.models import Game, Match
-    from tournaments.models import Club, Player
+    from federation.models import Club, Game, Player
+    from scoring.models import Match
 
     game = Game.objects.get(key="divisor")
     label = f"bench federation: {fed.players} players, seed 1"

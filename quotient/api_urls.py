@@ -2,8 +2,8 @@ from django.urls import include, path
 from rest_framework.authtoken.views import obtain_auth_token
 from rest_framework.routers import DefaultRouter
 
-from scoring.api import MatchViewSet
-from tournaments.api import ClubViewSet, PlayerViewSet
+from federation.api import ClubViewSet, PlayerViewSet
+from tournaments.api import MatchViewSet
 
 router = DefaultRouter()
 router.register("clubs", ClubViewSet, basename="club")

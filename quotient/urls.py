@@ -15,5 +15,5 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("", include("scoring.urls")),
     path("", include("ratings.urls")),
-    path("", include("tournaments.urls")),
+    path("players/<str:handle>/", views.player_detail, name="player-detail"),
 ]

@@ -17,12 +17,11 @@ from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from federation.models import Game, Player
 from quotient.pagination import Pagination
 from ratings.models import RankingEntry, RankingList
 from ratings.selectors import player_history, ranking_entries, ranking_get, ranking_months
-from scoring.models import Game
 from scoring.selectors import parse_month
-from tournaments.models import Player
 
 PAGE_SIZE = 100
 MAX_PAGE_SIZE = 500

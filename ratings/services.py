@@ -27,14 +27,14 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
+from federation.models import Game
+from federation.months import month_index, month_label
 from ratings.engine.batch import ChunkIncrements, ChunkTask
-from ratings.engine.months import month_index, month_label
 from ratings.engine.params import Params
 from ratings.engine.ranking import compute_ranking
 from ratings.engine.results import Result
 from ratings.models import RankingList, RankingRun
 from ratings.storage import inputs_hash, month_date, month_results, store_list
-from scoring.models import Game
 
 logger = logging.getLogger(__name__)
 

@@ -22,12 +22,13 @@ from django.db import connection, transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from ratings.engine.months import month_index
+from federation.models import Game
+from federation.months import month_index
 from ratings.engine.params import ENGINE_VERSION, Params
 from ratings.engine.ranking import movement
 from ratings.engine.results import Result, canonical_order, window_results
 from ratings.models import RankingEntry, RankingList
-from scoring.models import Game, MatchSeat
+from scoring.models import MatchSeat
 
 
 def month_date(index: int) -> date:

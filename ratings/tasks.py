@@ -16,8 +16,9 @@ from celery.exceptions import TimeoutError as CeleryTimeout
 from django.db import InterfaceError, OperationalError
 from django.utils import timezone
 
+from federation.models import Game
+from federation.months import month_index
 from ratings.engine.batch import ChunkIncrements, ChunkTask, rate_chunk
-from ratings.engine.months import month_index
 from ratings.models import RankingRun
 from ratings.services import (
     month_date,
@@ -26,7 +27,6 @@ from ratings.services import (
     ranking_publish,
     result_summary,
 )
-from scoring.models import Game
 
 #: how long a chunk may wait unclaimed before the coordinating task computes it itself
 UNCLAIMED_CHUNK_SECONDS = 10.0

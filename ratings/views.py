@@ -4,8 +4,8 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
+from federation.models import Game
 from ratings.selectors import ranking_entries, ranking_get, ranking_months
-from scoring.models import Game
 from scoring.selectors import parse_month
 
 

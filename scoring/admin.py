@@ -1,13 +1,7 @@
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
-from scoring.models import Game, Match, MatchSeat
-
-
-@admin.register(Game)
-class GameAdmin(admin.ModelAdmin):
-    list_display = ["key", "name"]
-    readonly_fields = ["key"]
+from scoring.models import Match, MatchSeat
 
 
 class SeatInline(admin.TabularInline):
@@ -57,7 +51,7 @@ class MatchAdmin(admin.ModelAdmin):
         "counted_month",
         "late",
     ]
-    fields = ["round", *readonly_fields]
+    fields = readonly_fields
     list_select_related = ["game", "club"]
 
     def get_queryset(self, request):

@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.response import Response
 
+from federation.models import Club
+from federation.permissions import ReadOnlyOrOrganiser
 from scoring.errors import MatchRejected, warning
 from scoring.models import Match
 from scoring.selectors import match_list, parse_month, score_sheet
-from scoring.services import match_record
-from tournaments.models import Club, Round
-from tournaments.permissions import ReadOnlyOrOrganiser
+from scoring.services import Recorded, match_record
 
 
 class SeatSerializer(serializers.Serializer):
@@ -52,27 +54,18 @@ class MatchDetailSerializer(MatchListSerializer):
     result = serializers.JSONField()
     analysis = serializers.JSONField()
     score_sheet = serializers.SerializerMethodField()
-    round = serializers.SerializerMethodField()
 
     class Meta(MatchListSerializer.Meta):
-        fields = [*MatchListSerializer.Meta.fields, "round", "result", "analysis", "score_sheet"]
+        fields = [*MatchListSerializer.Meta.fields, "result", "analysis", "score_sheet"]
 
     def get_score_sheet(self, match: Match) -> list[dict]:
         return score_sheet(match.result)
-
-    def get_round(self, match: Match) -> dict | None:
-        if match.round is None:
-            return None
-        return {"tournament": match.round.tournament.slug, "number": match.round.number}
 
 
 class MatchSubmitSerializer(serializers.Serializer):
     club = serializers.SlugRelatedField(slug_field="slug", queryset=Club.objects.all())
     played_on = serializers.DateField()
     record = serializers.JSONField()
-    round = serializers.PrimaryKeyRelatedField(
-        queryset=Round.objects.select_related("tournament"), required=False, allow_null=True
-    )
 
 
 def request_language(request) -> str:
@@ -87,11 +80,17 @@ def request_language(request) -> str:
         OpenApiParameter("month", str, description="month played, YYYY-MM"),
     ]
 )
+@extend_schema_view(
+    create=extend_schema(request=MatchSubmitSerializer, responses={201: MatchDetailSerializer})
+)
 class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     """Matches: anyone reads; a club's organisers (and federation admins) submit."""
 
     permission_classes = [ReadOnlyOrOrganiser]
     serializer_class = MatchDetailSerializer
+    #: apps above scoring extend the match with what they know (a tournament's round)
+    detail_serializer_class: type[MatchDetailSerializer] = MatchDetailSerializer
+    submit_serializer_class: type[MatchSubmitSerializer] = MatchSubmitSerializer
 
     def get_queryset(self):
         params = self.request.query_params
@@ -105,29 +104,30 @@ class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
             club=params.get("club"),
             player=params.get("player"),
             month=month,
-        ).select_related("round__tournament")
+        )
 
     def get_serializer_class(self):
         if self.action == "list":
             return MatchListSerializer
         if self.action == "create":
-            return MatchSubmitSerializer
-        return MatchDetailSerializer
+            return self.submit_serializer_class
+        return self.detail_serializer_class
 
-    @extend_schema(request=MatchSubmitSerializer, responses={201: MatchDetailSerializer})
+    def record(self, data: dict[str, Any], user: Any) -> Recorded:
+        """Store a validated submission (``match_record``); subclasses add their links."""
+        return match_record(
+            club=data["club"],
+            played_on=data["played_on"],
+            record=data["record"],
+            submitted_by=user,
+        )
+
     def create(self, request, *args, **kwargs):
-        payload = MatchSubmitSerializer(data=request.data)
+        payload = self.submit_serializer_class(data=request.data)
         payload.is_valid(raise_exception=True)
-        data = payload.validated_data
         lang = request_language(request)
         try:
-            recorded = match_record(
-                club=data["club"],
-                played_on=data["played_on"],
-                record=data["record"],
-                round=data.get("round"),
-                submitted_by=request.user,
-            )
+            recorded = self.record(payload.validated_data, request.user)
         except DjangoPermissionDenied as exc:
             raise PermissionDenied(str(exc)) from exc
         except MatchRejected as exc:
@@ -135,6 +135,6 @@ class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
             return Response(
                 {"detail": error["message"], "error": error}, status=status.HTTP_400_BAD_REQUEST
             )
-        body = MatchDetailSerializer(recorded.match).data
+        body = self.detail_serializer_class(recorded.match).data
         body["warnings"] = [warning(code, lang, **params) for code, params in recorded.warnings]
         return Response(body, status=status.HTTP_201_CREATED)

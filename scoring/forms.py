@@ -8,7 +8,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.permissions import organised_clubs
+from federation.permissions import organised_clubs
 
 MAX_UPLOAD = 2 * 1024 * 1024
 

@@ -12,19 +12,6 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 
-class Game(models.Model):
-    key = models.CharField(_("key"), max_length=20, unique=True)
-    name = models.CharField(_("name"), max_length=80)
-
-    class Meta:
-        ordering = ["key"]
-        verbose_name = _("game")
-        verbose_name_plural = _("games")
-
-    def __str__(self) -> str:
-        return self.name
-
-
 class Verification(models.TextChoices):
     REPLAYED = "replayed", _("replayed move by move")
     SHEET_CHECKED = "sheet-checked", _("score sheet checked")
@@ -32,15 +19,8 @@ class Verification(models.TextChoices):
 
 
 class Match(models.Model):
-    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="matches")
-    club = models.ForeignKey("tournaments.Club", on_delete=models.PROTECT, related_name="matches")
-    round = models.ForeignKey(
-        "tournaments.Round",
-        null=True,
-        blank=True,
-        on_delete=models.PROTECT,
-        related_name="matches",
-    )
+    game = models.ForeignKey("federation.Game", on_delete=models.PROTECT, related_name="matches")
+    club = models.ForeignKey("federation.Club", on_delete=models.PROTECT, related_name="matches")
     played_on = models.DateField(_("played on"))
     submitted_at = models.DateTimeField(_("submitted at"))
     submitted_by = models.ForeignKey(
@@ -91,7 +71,7 @@ class Match(models.Model):
 
 class MatchSeat(models.Model):
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
-    player = models.ForeignKey("tournaments.Player", on_delete=models.PROTECT, related_name="seats")
+    player = models.ForeignKey("federation.Player", on_delete=models.PROTECT, related_name="seats")
     seat = models.PositiveSmallIntegerField(_("seat"))
     score = models.IntegerField(_("score"), null=True, blank=True)
     rank = models.PositiveSmallIntegerField(_("rank"), null=True, blank=True)

@@ -18,14 +18,14 @@ from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from ratings.deadline import ranking_month_for
+from federation.models import Club, Game, Player
+from federation.months import ranking_month_for
+from federation.permissions import can_write_for_club
 from scoring.analysis import match_analysis
 from scoring.engine import UnusableInput, replay
 from scoring.engine.common import RecordError
 from scoring.errors import MatchRejected
-from scoring.models import Game, Match, MatchSeat
-from tournaments.models import Club, Player, Round
-from tournaments.permissions import can_write_for_club
+from scoring.models import Match, MatchSeat
 
 
 @dataclass
@@ -70,13 +70,6 @@ def _variants(handles: list[str]) -> list[str]:
     return list({*handles, *(h.lower() for h in handles)})
 
 
-def _check_round(round_: Round | None, game: Game, club: Club) -> None:
-    if round_ is not None and (
-        round_.tournament.game_id != game.id or round_.tournament.club_id != club.id
-    ):
-        raise MatchRejected(RecordError("round-other-game"))
-
-
 def _seat_rows(
     result: dict[str, Any], handles: list[str], players: list[Player]
 ) -> list[dict[str, Any]]:
@@ -112,7 +105,6 @@ def match_record(
     played_on: date,
     record: dict[str, Any],
     submitted_by: Any = None,
-    round: Round | None = None,
     now: datetime | None = None,
 ) -> Recorded:
     """Replay ``record`` and store the match with its seats, in one transaction.
@@ -128,7 +120,6 @@ def match_record(
         raise MatchRejected(RecordError("played-in-future", None, played_on=played_on.isoformat()))
     result = match_replay(record)
     game = Game.objects.get(key=result["game"])
-    _check_round(round, game, club)
     handles = list(record["players"])
     players = _players_by_handle(handles)
     fingerprint = record_fingerprint(record)
@@ -141,7 +132,6 @@ def match_record(
             match = Match.objects.create(
                 game=game,
                 club=club,
-                round=round,
                 played_on=played_on,
                 submitted_at=now,
                 submitted_by=submitted_by

@@ -25,7 +25,7 @@ GAMES = [
 @pytest.fixture
 def games(db):
     """The five games (a transactional test's flush removes the migration's rows)."""
-    from scoring.models import Game
+    from federation.models import Game
 
     for key, name in GAMES:
         Game.objects.get_or_create(key=key, defaults={"name": name})

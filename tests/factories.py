@@ -5,7 +5,7 @@ from __future__ import annotations
 import factory
 from django.contrib.auth import get_user_model
 
-from tournaments.models import Club, Membership, Player
+from federation.models import Club, Membership, Player
 
 
 class UserFactory(factory.django.DjangoModelFactory):

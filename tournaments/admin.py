@@ -1,43 +1,17 @@
 from django.contrib import admin
 
-from tournaments.models import Club, Membership, Player, Round, Tournament
-
-
-class MembershipInline(admin.TabularInline):
-    model = Membership
-    extra = 0
-    autocomplete_fields = ["user"]
-
-
-@admin.register(Club)
-class ClubAdmin(admin.ModelAdmin):
-    list_display = ["name", "slug", "city", "country"]
-    list_filter = ["country"]
-    search_fields = ["name", "slug", "city"]
-    prepopulated_fields = {"slug": ["name"]}
-    inlines = [MembershipInline]
-
-
-@admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
-    list_display = ["handle", "display_name", "club", "country", "public_name"]
-    list_filter = ["public_name", "country", "club"]
-    search_fields = ["handle", "display_name"]
-    autocomplete_fields = ["club"]
-    readonly_fields = ["created_at"]
-
-
-@admin.register(Membership)
-class MembershipAdmin(admin.ModelAdmin):
-    list_display = ["user", "role", "club"]
-    list_filter = ["role", "club"]
-    search_fields = ["user__username", "club__name"]
-    autocomplete_fields = ["user", "club"]
+from tournaments.models import Round, Table, TableSeat, Tournament
 
 
 class RoundInline(admin.TabularInline):
     model = Round
     extra = 0
+
+
+class TableSeatInline(admin.TabularInline):
+    model = TableSeat
+    extra = 0
+    autocomplete_fields = ["player"]
 
 
 @admin.register(Tournament)
@@ -47,3 +21,11 @@ class TournamentAdmin(admin.ModelAdmin):
     search_fields = ["name", "slug"]
     prepopulated_fields = {"slug": ["name"]}
     inlines = [RoundInline]
+
+
+@admin.register(Table)
+class TableAdmin(admin.ModelAdmin):
+    list_display = ["round", "number", "match"]
+    list_select_related = ["round__tournament", "match"]
+    raw_id_fields = ["match"]
+    inlines = [TableSeatInline]

@@ -1,88 +1,72 @@
-"""REST API for clubs and players (reads for everyone; writes for organisers)."""
+"""The match API as the federation sees it: matches plus the tournament round they
+belong to. It lives here, at the top of the app graph, because it combines scoring's
+matches with tournaments' tables; scoring knows nothing of tournaments."""
 
 from __future__ import annotations
 
-import django_filters
-from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
-from django.core.exceptions import ValidationError as DjangoValidationError
-from django.db.models import Q
-from rest_framework import mixins, serializers, status, viewsets
-from rest_framework.exceptions import PermissionDenied, ValidationError
-from rest_framework.response import Response
+from typing import Any
 
-from tournaments.models import Club, Player
-from tournaments.permissions import ReadOnlyOrFederationAdmin, ReadOnlyOrOrganiser
-from tournaments.services import player_create
+from drf_spectacular.utils import extend_schema, extend_schema_view
+from rest_framework import serializers
 
-
-class ClubSerializer(serializers.ModelSerializer):
-    class Meta:
-        model = Club
-        fields = ["slug", "name", "city", "country"]
+from scoring import api as scoring_api
+from scoring.models import Match
+from scoring.services import Recorded
+from tournaments.models import Round
+from tournaments.services import round_match_record
 
 
-class PlayerSerializer(serializers.ModelSerializer):
-    name = serializers.CharField(source="public_display_name", read_only=True)
-    club = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+class MatchDetailSerializer(scoring_api.MatchDetailSerializer):
+    round = serializers.SerializerMethodField()
 
-    class Meta:
-        model = Player
-        fields = ["handle", "name", "club", "country"]
+    class Meta(scoring_api.MatchDetailSerializer.Meta):
+        fields = [
+            *scoring_api.MatchListSerializer.Meta.fields,
+            "round",
+            "result",
+            "analysis",
+            "score_sheet",
+        ]
 
-
-class PlayerCreateSerializer(serializers.Serializer):
-    handle = serializers.CharField(max_length=40)
-    display_name = serializers.CharField(max_length=120)
-    club = serializers.SlugRelatedField(slug_field="slug", queryset=Club.objects.all())
-    country = serializers.CharField(max_length=2, required=False, allow_blank=True, default="")
-    public_name = serializers.BooleanField(required=False, default=False)
-
-
-class ClubViewSet(viewsets.ModelViewSet):
-    """Clubs; only federation admins create or change them."""
-
-    queryset = Club.objects.all()
-    serializer_class = ClubSerializer
-    permission_classes = [ReadOnlyOrFederationAdmin]
-    lookup_field = "slug"
-    filterset_fields = ["country"]
+    def get_round(self, match: Match) -> dict[str, Any] | None:
+        table = getattr(match, "tournament_table", None)
+        if table is None:
+            return None
+        return {"tournament": table.round.tournament.slug, "number": table.round.number}
 
 
-class PlayerFilter(django_filters.FilterSet):
-    search = django_filters.CharFilter(method="filter_search", label="handle or public name")
-    club = django_filters.CharFilter(field_name="club__slug")
-    country = django_filters.CharFilter(field_name="country", lookup_expr="iexact")
+class MatchSubmitSerializer(scoring_api.MatchSubmitSerializer):
+    round = serializers.PrimaryKeyRelatedField(
+        queryset=Round.objects.select_related("tournament__game"),
+        required=False,
+        allow_null=True,
+    )
 
-    class Meta:
-        model = Player
-        fields = ["search", "club", "country"]
 
-    def filter_search(self, queryset, name, value):
-        # Names without consent are not searchable: searching would reveal them.
-        return queryset.filter(
-            Q(handle__icontains=value) | Q(public_name=True, display_name__icontains=value)
+@extend_schema_view(
+    create=extend_schema(request=MatchSubmitSerializer, responses={201: MatchDetailSerializer})
+)
+class MatchViewSet(scoring_api.MatchViewSet):
+    """Matches: anyone reads; a club's organisers (and federation admins) submit, with
+    an optional tournament ``round``."""
+
+    serializer_class = MatchDetailSerializer
+    detail_serializer_class = MatchDetailSerializer
+    submit_serializer_class = MatchSubmitSerializer
+
+    def get_queryset(self):
+        queryset = super().get_queryset()
+        if self.action == "list":
+            return queryset
+        return queryset.select_related("tournament_table__round__tournament")
+
+    def record(self, data: dict[str, Any], user: Any) -> Recorded:
+        if data.get("round") is None:
+            return super().record(data, user)
+        return round_match_record(
+            round=data["round"],
+            club=data["club"],
+            played_on=data["played_on"],
+            record=data["record"],
+            submitted_by=user,
         )
-
-
-class PlayerViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
-    """Players: list with ``?search=``, detail by handle; organisers register players."""
-
-    queryset = Player.objects.select_related("club")
-    serializer_class = PlayerSerializer
-    permission_classes = [ReadOnlyOrOrganiser]
-    lookup_field = "handle"
-    filterset_class = PlayerFilter
-
-    def get_serializer_class(self):
-        return PlayerCreateSerializer if self.action == "create" else PlayerSerializer
-
-    def create(self, request, *args, **kwargs):
-        payload = PlayerCreateSerializer(data=request.data)
-        payload.is_valid(raise_exception=True)
-        try:
-            player = player_create(**payload.validated_data, created_by=request.user)
-        except DjangoPermissionDenied as exc:
-            raise PermissionDenied(str(exc)) from exc
-        except DjangoValidationError as exc:
-            raise ValidationError(exc.message_dict) from exc
-        return Response(PlayerSerializer(player).data, status=status.HTTP_201_CREATED)

@@ -4,4 +4,4 @@ from django.utils.translation import gettext_lazy as _
 
 class TournamentsConfig(AppConfig):
     name = "tournaments"
-    verbose_name = _("Clubs, players and tournaments")
+    verbose_name = _("Tournaments")

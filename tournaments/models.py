@@ -1,119 +1,20 @@
-"""Clubs, players, organiser memberships, tournaments and their rounds.
-
-A *club* enters results; its *organisers* (``Membership`` with role organiser)
-may submit matches for it. A *federation admin* membership grants the same right
-for every club.
-"""
+"""Tournaments and their rounds (the top of the app graph)."""
 
 from __future__ import annotations
 
-from django.conf import settings
-from django.core.validators import RegexValidator
 from django.db import models
-from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
-
-handle_validator = RegexValidator(
-    r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$",
-    _("A handle is 1–40 letters, digits, dots, dashes or underscores."),
-)
-
-
-class Club(models.Model):
-    name = models.CharField(_("name"), max_length=120)
-    slug = models.SlugField(_("slug"), max_length=60, unique=True)
-    city = models.CharField(_("city"), max_length=120, blank=True)
-    country = models.CharField(_("country"), max_length=2, help_text=_("ISO 3166 code, e.g. FR"))
-
-    class Meta:
-        ordering = ["name"]
-        verbose_name = _("club")
-        verbose_name_plural = _("clubs")
-
-    def __str__(self) -> str:
-        return self.name
-
-
-class Player(models.Model):
-    handle = models.CharField(
-        _("handle"), max_length=40, unique=True, validators=[handle_validator]
-    )
-    display_name = models.CharField(_("display name"), max_length=120)
-    club = models.ForeignKey(
-        Club,
-        verbose_name=_("club"),
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="players",
-    )
-    country = models.CharField(_("country"), max_length=2, blank=True)
-    public_name = models.BooleanField(
-        _("name may be shown publicly"),
-        default=False,
-        help_text=_("Without consent, public pages show the player's initials only."),
-    )
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        ordering = ["handle"]
-        verbose_name = _("player")
-        verbose_name_plural = _("players")
-        constraints = [
-            models.UniqueConstraint(Lower("handle"), name="player_handle_ci_unique"),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.display_name} ({self.handle})"
-
-    @property
-    def public_display_name(self) -> str:
-        """The name public pages show: the full name with consent, else initials."""
-        if self.public_name:
-            return self.display_name
-        parts = [p for p in self.display_name.replace("-", " ").split() if p]
-        return " ".join(f"{p[0].upper()}." for p in parts) or self.handle[:1].upper() + "."
-
-
-class Membership(models.Model):
-    class Role(models.TextChoices):
-        ORGANISER = "organiser", _("club organiser")
-        FEDERATION_ADMIN = "federation_admin", _("federation admin")
-
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
-    )
-    club = models.ForeignKey(
-        Club,
-        null=True,
-        blank=True,
-        on_delete=models.CASCADE,
-        related_name="memberships",
-        help_text=_("Empty for a federation admin."),
-    )
-    role = models.CharField(_("role"), max_length=20, choices=Role.choices, default=Role.ORGANISER)
-
-    class Meta:
-        verbose_name = _("membership")
-        verbose_name_plural = _("memberships")
-        constraints = [
-            models.UniqueConstraint(fields=["user", "club", "role"], name="membership_unique"),
-            models.CheckConstraint(
-                condition=models.Q(role="federation_admin") | models.Q(club__isnull=False),
-                name="organiser_has_club",
-            ),
-        ]
-
-    def __str__(self) -> str:
-        where = self.club or _("the federation")
-        return f"{self.user} — {self.get_role_display()} — {where}"
 
 
 class Tournament(models.Model):
     name = models.CharField(_("name"), max_length=160)
     slug = models.SlugField(_("slug"), max_length=80, unique=True)
-    game = models.ForeignKey("scoring.Game", on_delete=models.PROTECT, related_name="tournaments")
-    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="tournaments")
+    game = models.ForeignKey(
+        "federation.Game", on_delete=models.PROTECT, related_name="tournaments"
+    )
+    club = models.ForeignKey(
+        "federation.Club", on_delete=models.PROTECT, related_name="tournaments"
+    )
     starts_on = models.DateField(_("starts on"))
 
     class Meta:
@@ -137,3 +38,50 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament} — {_('round')} {self.number}"
+
+
+class Table(models.Model):
+    """One table of a round: its seated players, in turn order, and once the result is
+    in, the ordinary match that holds it (links point down the app graph: the table
+    knows its match, the match knows nothing of tournaments)."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField(_("table"))
+    match = models.OneToOneField(
+        "scoring.Match",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="tournament_table",
+    )
+
+    class Meta:
+        ordering = ["round", "number"]
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
+        constraints = [
+            models.UniqueConstraint(fields=["round", "number"], name="table_number_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round} — {_('table')} {self.number}"
+
+
+class TableSeat(models.Model):
+    """A player's seat at a table; ``seat`` 0 is the first of the record's players."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    player = models.ForeignKey(
+        "federation.Player", on_delete=models.PROTECT, related_name="table_seats"
+    )
+
+    class Meta:
+        ordering = ["table", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "seat"], name="table_seat_unique"),
+            models.UniqueConstraint(fields=["table", "player"], name="table_player_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} seat {self.seat + 1}"

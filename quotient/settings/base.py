@@ -40,9 +40,11 @@ INSTALLED_APPS = [
     "django_filters",
     "drf_spectacular",
     "django_celery_beat",
-    "tournaments",
+    "quotient",
+    "federation",
     "scoring",
     "ratings",
+    "tournaments",
 ]
 
 MIDDLEWARE = [

@@ -4,8 +4,9 @@ import datetime as dt
 
 import pytest
 
+from federation.models import Game
 from ratings.services import ranking_publish
-from scoring.models import Game, Match
+from scoring.models import Match
 from tests.builders import record_month
 
 
@@ -27,9 +28,12 @@ def test_admin_pages_load(client, secretary, federation):
         f"/admin/scoring/match/{match.pk}/change/",
         "/admin/scoring/match/?game__id__exact=1&verification__exact=summary",
         "/admin/scoring/match/?q=p01",
-        "/admin/tournaments/player/?q=p0",
-        "/admin/tournaments/club/",
-        "/admin/tournaments/membership/",
+        "/admin/federation/player/?q=p0",
+        "/admin/federation/club/",
+            "/admin/federation/game/",
+            "/admin/tournaments/tournament/",
+            "/admin/tournaments/table/",
+        "/admin/federation/membership/",
         "/admin/ratings/rankinglist/",
         f"/admin/ratings/rankinglist/{run.ranking.pk}/change/",
         "/admin/ratings/rankingrun/",

@@ -6,8 +6,8 @@ import datetime as dt
 
 import pytest
 
+from federation.models import Game
 from ratings.services import ranking_publish
-from scoring.models import Game
 from tests.builders import record_month
 
 OCT, NOV = dt.date(2026, 10, 1), dt.date(2026, 11, 1)

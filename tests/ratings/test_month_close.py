@@ -13,12 +13,12 @@ import time
 import psycopg
 import pytest
 
-from ratings.engine.months import month_index
+from federation.models import Game
+from federation.months import month_index
 from ratings.engine.ranking import compute_ranking
 from ratings.models import RankingList, RankingRun
 from ratings.services import month_results, ranking_params, ranking_publish
 from ratings.tasks import close_previous_month
-from scoring.models import Game
 from tests.builders import record_month
 from tests.conftest import ROOT, subprocess_database_url
 

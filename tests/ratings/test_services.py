@@ -7,11 +7,11 @@ import threading
 
 import pytest
 
-from ratings.engine.months import month_index
+from federation.models import Game
+from federation.months import month_index
 from ratings.engine.ranking import compute_ranking
 from ratings.models import RankingList, RankingRun
 from ratings.services import month_results, ranking_params, ranking_publish
-from scoring.models import Game
 from tests.builders import BERLIN, record_month
 
 OCT, NOV, DEC = dt.date(2026, 10, 1), dt.date(2026, 11, 1), dt.date(2026, 12, 1)

@@ -190,7 +190,7 @@ def test_late_and_too_old_results_are_flagged(api, organiser, players):
 
 @pytest.mark.django_db
 def test_list_filters_and_pagination(api, organiser, players, other_club):
-    from scoring.demo import rename_players
+    from quotient.demo import rename_players
     from scoring.services import match_record
 
     for n in range(55):
@@ -226,35 +226,3 @@ def test_list_query_count_does_not_grow_with_matches(api, players, club):
     with CaptureQueriesContext(connection) as many:
         api.get("/api/v1/matches/")
     assert len(many) == len(one)
-
-
-@pytest.mark.django_db
-def test_a_match_may_name_its_tournament_round(api, organiser, players, club):
-    from scoring.models import Game
-    from tournaments.models import Round, Tournament
-
-    divisor = Tournament.objects.create(
-        name="Open de Lyon",
-        slug="open-lyon",
-        game=Game.objects.get(key="divisor"),
-        club=club,
-        starts_on=dt.date(2026, 11, 1),
-    )
-    trimorp = Tournament.objects.create(
-        name="Trimorp Cup",
-        slug="trimorp-cup",
-        game=Game.objects.get(key="trimorp"),
-        club=club,
-        starts_on=dt.date(2026, 11, 1),
-    )
-    right, wrong = (
-        Round.objects.create(tournament=divisor, number=1),
-        Round.objects.create(tournament=trimorp, number=1),
-    )
-    api.force_authenticate(organiser)
-    payload = {"club": "lyon", "played_on": "2026-11-02", "record": SHEET_RECORD}
-    refused = api.post("/api/v1/matches/", {**payload, "round": wrong.pk}, format="json")
-    assert refused.status_code == 400 and refused.json()["error"]["code"] == "round-other-game"
-    stored = api.post("/api/v1/matches/", {**payload, "round": right.pk}, format="json")
-    assert stored.status_code == 201
-    assert stored.json()["round"] == {"tournament": "open-lyon", "number": 1}

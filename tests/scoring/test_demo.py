@@ -2,9 +2,9 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
+from federation.models import Club, Player
 from scoring.engine import available_games
 from scoring.models import Match, MatchSeat
-from tournaments.models import Club, Player
 
 
 @pytest.mark.django_db

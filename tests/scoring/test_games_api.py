@@ -7,7 +7,7 @@ import datetime as dt
 import pytest
 import time_machine
 
-from scoring.demo import rename_players
+from quotient.demo import rename_players
 from scoring.engine import engine
 from scoring.models import Match
 from tests.factories import PlayerFactory

@@ -4,7 +4,8 @@ import pytest
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from scoring.models import Game, Match
+from federation.models import Game
+from scoring.models import Match
 from tests.factories import ClubFactory
 
 

@@ -1,8 +1,8 @@
 from django.core.management.base import BaseCommand, CommandError
 
-from ratings.engine.months import month_index
+from federation.models import Game
+from federation.months import month_index
 from ratings.services import month_date, ranking_publish, result_summary
-from scoring.models import Game
 
 
 class Command(BaseCommand):

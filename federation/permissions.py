@@ -6,7 +6,7 @@ from typing import Any
 
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 
-from tournaments.models import Club, Membership
+from federation.models import Club, Membership
 
 
 def is_federation_admin(user: Any) -> bool:

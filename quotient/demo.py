@@ -14,11 +14,15 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
+from federation.models import Club, Game, Membership, Player
+from federation.months import month_index
+from federation.services import player_create
+from ratings.models import RankingList
+from ratings.services import month_date, previous_month, ranking_publish
 from scoring.engine import available_games, engine
 from scoring.errors import MatchRejected
+from scoring.models import Match
 from scoring.services import match_record
-from tournaments.models import Club, Membership, Player
-from tournaments.services import player_create
 
 CLUBS = [
     ("lyon", "Domino Club de Lyon", "Lyon", "FR"),
@@ -152,11 +156,6 @@ def seed_demo(*, matches_per_game: int = 60, seed: int = 2026, today: date) -> d
 
 def publish_demo_rankings(*, today: date) -> int:
     """Close every past month that has results, as the monthly job would have."""
-    from ratings.engine.months import month_index
-    from ratings.models import RankingList
-    from ratings.services import month_date, previous_month, ranking_publish
-    from scoring.models import Game, Match
-
     published = 0
     last = month_index(previous_month(today))
     for game in Game.objects.all():

@@ -1,7 +1,7 @@
 from django.core.management.base import BaseCommand
 from django.utils import timezone
 
-from scoring.demo import publish_demo_rankings, seed_demo
+from quotient.demo import publish_demo_rankings, seed_demo
 
 
 class Command(BaseCommand):

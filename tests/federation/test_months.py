@@ -4,7 +4,7 @@ from datetime import UTC, date, datetime, timedelta, timezone
 
 import pytest
 
-from ratings.engine.months import (
+from federation.months import (
     counting_month,
     is_late,
     month_index,
