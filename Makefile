@@ -20,6 +20,7 @@ install: $(STAMP)
 
 ## make run: the service with demo data on the embedded default (SQLite, tasks in-process)
 run: install
+	DEBUG=1 $(PY) manage.py upgrade_legacy_layout
 	DEBUG=1 $(PY) manage.py migrate --noinput
 	DEBUG=1 $(PY) manage.py seed_demo
 	DEBUG=1 $(PY) manage.py runserver 127.0.0.1:8000
@@ -30,9 +31,12 @@ test: install services
 	  $(PY) -m pytest
 	$(MAKE) lint
 
+## make lint: the style guide as a gate (ruff, formatting, types, the one-way app graph, migrations)
 lint: install
 	$(VENV)/bin/ruff check .
-	$(VENV)/bin/mypy
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy scoring/engine ratings/engine
+	$(VENV)/bin/lint-imports
 	DJANGO_SETTINGS_MODULE=quotient.settings.test DATABASE_URL=$(TEST_DATABASE_URL) \
 	  $(PY) manage.py makemigrations --check --dry-run
 

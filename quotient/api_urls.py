@@ -1,8 +1,8 @@
 from django.urls import include, path
-from rest_framework.authtoken.views import obtain_auth_token
 from rest_framework.routers import DefaultRouter
 
 from federation.api import ClubViewSet, PlayerViewSet
+from quotient.auth import token_login
 from tournaments.api import MatchViewSet
 
 router = DefaultRouter()
@@ -11,7 +11,7 @@ router.register("players", PlayerViewSet, basename="player")
 router.register("matches", MatchViewSet, basename="match")
 
 urlpatterns = [
-    path("auth/token/", obtain_auth_token, name="api-token"),
+    path("auth/token/", token_login, name="api-token"),
     path("", include("ratings.api_urls")),
     path("", include(router.urls)),
 ]

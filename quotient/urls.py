@@ -1,6 +1,10 @@
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import (
+    SpectacularAPIView,
+    SpectacularRedocView,
+    SpectacularSwaggerSplitView,
+)
 
 from quotient import health, views
 
@@ -12,8 +16,15 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("api/v1/", include("quotient.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    # the split view serves its start-up script as a file: no inline script (CSP)
+    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
+    path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),
     path("", include("scoring.urls")),
     path("", include("ratings.urls")),
     path("players/<str:handle>/", views.player_detail, name="player-detail"),
 ]
+
+handler400 = "quotient.errors.bad_request"
+handler403 = "quotient.errors.permission_denied"
+handler404 = "quotient.errors.page_not_found"
+handler500 = "quotient.errors.server_error"

@@ -13,7 +13,9 @@ from django.utils.translation import gettext_lazy as _
 
 
 class RankingList(models.Model):
-    game = models.ForeignKey("federation.Game", on_delete=models.PROTECT, related_name="ranking_lists")
+    game = models.ForeignKey(
+        "federation.Game", on_delete=models.PROTECT, related_name="ranking_lists"
+    )
     month = models.DateField(_("month"), help_text=_("First day of the ranking month."))
     revision = models.PositiveSmallIntegerField(_("revision"), default=1)
     published_at = models.DateTimeField(_("published at"))
@@ -84,7 +86,9 @@ class RankingRun(models.Model):
         LOCKED = "locked", _("another run holds the month")
         FAILED = "failed", _("failed")
 
-    game = models.ForeignKey("federation.Game", on_delete=models.PROTECT, related_name="ranking_runs")
+    game = models.ForeignKey(
+        "federation.Game", on_delete=models.PROTECT, related_name="ranking_runs"
+    )
     month = models.DateField(_("month"))
     force = models.BooleanField(_("forced"), default=False)
     status = models.CharField(

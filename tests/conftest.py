@@ -22,6 +22,15 @@ GAMES = [
 ]
 
 
+@pytest.fixture(autouse=True)
+def _fresh_cache():
+    """Throttle counters live in the cache: every test starts with none."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+
+
 @pytest.fixture
 def games(db):
     """The five games (a transactional test's flush removes the migration's rows)."""

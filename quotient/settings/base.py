@@ -5,9 +5,11 @@ Production behaviour is switched by variables, never by a separate code path.
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 
 from celery.schedules import crontab
+from csp.constants import NONE, SELF
 from django.utils.translation import gettext_lazy as _
 
 from quotient.env import database_from_url, env_bool, env_int, env_list, env_str
@@ -39,6 +41,10 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "django_filters",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "django_countries",
+    "axes",
+    "csp",
     "django_celery_beat",
     "quotient",
     "federation",
@@ -52,11 +58,15 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    "quotient.middleware.RejectUnsafeCharactersMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
+    # last: it answers a locked-out login with 429 (django-axes)
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "quotient.urls"
@@ -101,15 +111,34 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"
+STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
 }
 
+AUTHENTICATION_BACKENDS = [
+    # first: refuses a locked-out username/address before any password is checked
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+#: Login lockout (django-axes) on /accounts/login/ and /admin/login/: after
+#: AXES_FAILURE_LIMIT failures for one username from one address, that pair is locked
+#: for AXES_COOLOFF_MINUTES (answered 429); federation admins unlock in the admin.
+AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 10)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "errors/locked_out.html"
+AXES_HTTP_RESPONSE_CODE = 429
+AXES_IPWARE_PROXY_COUNT = env_int("PROXY_COUNT", 0)
+AXES_ENABLED = env_bool("AXES_ENABLED", default=True)
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
+THROTTLE = env_bool("THROTTLE", default=True)
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         # token first: an anonymous write gets 401 with a WWW-Authenticate header
@@ -126,12 +155,49 @@ REST_FRAMEWORK = {
     "PAGE_SIZE": 50,
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "quotient.api_errors.exception_handler",
+    # THROTTLE=0 turns DRF throttling off (load benchmarks); auth/token/ keeps its
+    # own strict scope either way unless THROTTLE=0.
+    "DEFAULT_THROTTLE_CLASSES": [
+        "rest_framework.throttling.AnonRateThrottle",
+        "rest_framework.throttling.UserRateThrottle",
+    ]
+    if THROTTLE
+    else [],
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": env_str("THROTTLE_ANON", "120/min"),
+        "user": env_str("THROTTLE_USER", "600/min"),
+        "login": env_str("THROTTLE_LOGIN", "10/min"),
+    },
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Quotient API",
     "DESCRIPTION": "Results, scoring and ranking of the domino federation and its clubs.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Swagger UI and ReDoc from the project's own static files: no CDN, works offline
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+}
+
+# Content-Security-Policy (django-csp): scripts only from our own static files (no
+# inline script anywhere, the API docs included); inline style attributes are allowed
+# because the admin and ReDoc set some.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF, "'unsafe-inline'"],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF, "data:"],
+        "worker-src": [SELF, "blob:"],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
 }
 
 # Celery: with no broker configured, tasks run in-process (quick start only).
@@ -166,7 +232,15 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO") or "INFO"},
 }
 
-if not DEBUG:
-    SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", default=True)
-    CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", default=True)
-    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# HTTPS: on by default when DEBUG is off. Behind a proxy that terminates TLS (nginx
+# sets X-Forwarded-Proto) keep them; for a local benchmark over plain HTTP set
+# SECURE_SSL_REDIRECT=0 and SECURE_HSTS_SECONDS=0.
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=not DEBUG)
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0 if DEBUG else 31_536_000)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", default=True)
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # the load balancer's probe speaks plain HTTP
+SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", default=not DEBUG)
+CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", default=not DEBUG)
+X_FRAME_OPTIONS = "DENY"
