@@ -10,6 +10,7 @@ from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.response import Response
 
+from federation.idempotency import idempotent
 from federation.models import Club, Player
 from federation.permissions import ReadOnlyOrFederationAdmin, ReadOnlyOrOrganiser
 from federation.services import player_create
@@ -47,6 +48,10 @@ class ClubViewSet(viewsets.ModelViewSet):
     lookup_field = "slug"
     filterset_fields = ["country"]
 
+    @idempotent
+    def create(self, request, *args, **kwargs):
+        return super().create(request, *args, **kwargs)
+
 
 class PlayerFilter(django_filters.FilterSet):
     search = django_filters.CharFilter(method="filter_search", label="handle or public name")
@@ -76,6 +81,7 @@ class PlayerViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     def get_serializer_class(self):
         return PlayerCreateSerializer if self.action == "create" else PlayerSerializer
 
+    @idempotent
     def create(self, request, *args, **kwargs):
         payload = PlayerCreateSerializer(data=request.data)
         payload.is_valid(raise_exception=True)

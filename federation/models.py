@@ -124,3 +124,31 @@ class Membership(models.Model):
     def __str__(self) -> str:
         where = self.club or _("the federation")
         return f"{self.user} — {self.get_role_display()} — {where}"
+
+
+class IdempotencyKey(models.Model):
+    """A client's ``Idempotency-Key`` and the answer its creating POST got.
+
+    The same key with the same body (within :data:`federation.idempotency.LIFETIME`)
+    gets the stored answer again instead of a second row; the unique constraint makes
+    concurrent retries wait for the first one and then read its answer.
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="idempotency_keys"
+    )
+    key = models.CharField(_("key"), max_length=255)
+    request_hash = models.CharField(_("request fingerprint"), max_length=64)
+    status_code = models.PositiveSmallIntegerField(_("status code"))
+    response = models.JSONField(_("response body"))
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True, db_index=True)
+
+    class Meta:
+        verbose_name = _("idempotency key")
+        verbose_name_plural = _("idempotency keys")
+        constraints = [
+            models.UniqueConstraint(fields=["user", "key"], name="idempotency_key_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.key}"

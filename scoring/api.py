@@ -10,6 +10,7 @@ from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.response import Response
 
+from federation.idempotency import idempotent
 from federation.models import Club
 from federation.permissions import ReadOnlyOrOrganiser
 from scoring.errors import MatchRejected, warning
@@ -122,6 +123,7 @@ class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
             submitted_by=user,
         )
 
+    @idempotent
     def create(self, request, *args, **kwargs):
         payload = self.submit_serializer_class(data=request.data)
         payload.is_valid(raise_exception=True)

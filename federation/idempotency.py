@@ -1,0 +1,110 @@
+"""``Idempotency-Key`` for creating POSTs: a retried request is answered, not repeated.
+
+A client that timed out cannot know whether its match was stored; it sends the same
+request again with the same ``Idempotency-Key`` header and gets the first answer
+(same status, same body, the same match id) without a second row. The same key with
+another body is refused with 422 ``idempotency-key-reused``.
+
+The keys live in PostgreSQL (:class:`federation.models.IdempotencyKey`, unique per
+user and key), not in a cache. The claim and the work share one transaction: a
+concurrent retry's insert waits on the unique index until the first request commits,
+then reads its stored answer. A request that fails with an exception stores nothing,
+so it can be retried.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from federation.models import IdempotencyKey
+
+HEADER = "Idempotency-Key"
+LIFETIME = timedelta(hours=24)
+MAX_KEY_LENGTH = 255
+
+View = Callable[..., Response]
+
+
+def idempotent(create: View) -> View:
+    """Decorate a viewset's ``create``: honour ``Idempotency-Key`` when one is sent."""
+
+    @functools.wraps(create)
+    def wrapper(view: Any, request: Request, *args: Any, **kwargs: Any) -> Response:
+        key = request.headers.get(HEADER)
+        if key is None or not request.user.is_authenticated:
+            return create(view, request, *args, **kwargs)
+        if not key or len(key) > MAX_KEY_LENGTH or not key.isprintable():
+            return _refusal("idempotency-key-invalid", _("The Idempotency-Key is invalid."), 400)
+        fingerprint = request_fingerprint(request)
+        with transaction.atomic():
+            stored = _claim(request.user, key, fingerprint)
+            if stored is not None:
+                return _replay(stored, fingerprint)
+            response = create(view, request, *args, **kwargs)
+            _store(request.user, key, fingerprint, response)
+        return response
+
+    return wrapper
+
+
+def request_fingerprint(request: Request) -> str:
+    """A hash of what the request asks: method, path and body (key order ignored)."""
+    body = json.dumps(request.data, sort_keys=True, separators=(",", ":"), default=str)
+    text = f"{request.method} {request.path}\n{body}"
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _claim(user: Any, key: str, fingerprint: str) -> IdempotencyKey | None:
+    """The stored answer for ``key``, or None once this request holds the key."""
+    IdempotencyKey.objects.filter(
+        user=user, key=key, created_at__lt=timezone.now() - LIFETIME
+    ).delete()
+    try:
+        with transaction.atomic():
+            IdempotencyKey.objects.create(
+                user=user, key=key, request_hash=fingerprint, status_code=0, response={}
+            )
+    except IntegrityError:
+        # another request with this key committed first (we waited for it): its answer
+        return IdempotencyKey.objects.get(user=user, key=key)
+    return None
+
+
+def _store(user: Any, key: str, fingerprint: str, response: Response) -> None:
+    IdempotencyKey.objects.filter(user=user, key=key).update(
+        status_code=response.status_code, response=response.data
+    )
+
+
+def _replay(stored: IdempotencyKey, fingerprint: str) -> Response:
+    if stored.request_hash != fingerprint:
+        return _refusal(
+            "idempotency-key-reused",
+            _("This Idempotency-Key was already used with another request body."),
+            422,
+        )
+    return Response(
+        stored.response, status=stored.status_code, headers={"Idempotent-Replayed": "true"}
+    )
+
+
+def _refusal(code: str, message: str, status: int) -> Response:
+    return Response({"detail": message, "error": {"code": code, "message": message}}, status)
+
+
+def purge_expired(now: Any = None) -> int:
+    """Delete the keys older than :data:`LIFETIME`; returns how many."""
+    cutoff = (now or timezone.now()) - LIFETIME
+    deleted, _rows = IdempotencyKey.objects.filter(created_at__lt=cutoff).delete()
+    return deleted

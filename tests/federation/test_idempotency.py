@@ -1,0 +1,110 @@
+"""``Idempotency-Key`` on creating POSTs, through the API as a client calls it."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import urllib.error
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+import time_machine
+from rest_framework.authtoken.models import Token
+
+from federation.models import IdempotencyKey
+from scoring.models import Match
+from tests.factories import PlayerFactory
+from tests.scoring.test_api import SHEET_RECORD
+
+BODY = {"club": "lyon", "played_on": "2026-11-02", "record": SHEET_RECORD}
+
+
+@pytest.fixture
+def players(club):
+    return [PlayerFactory(handle=h, club=club) for h in ("ana", "ben", "cem")]
+
+
+def post(api, body, key):
+    return api.post("/api/v1/matches/", body, format="json", HTTP_IDEMPOTENCY_KEY=key)
+
+
+@pytest.mark.django_db
+def test_a_retry_with_the_same_key_gets_the_first_answer_and_no_new_row(api, organiser, players):
+    api.force_authenticate(organiser)
+    first = post(api, BODY, "retry-1")
+    again = post(api, BODY, "retry-1")
+    assert first.status_code == again.status_code == 201
+    assert again.json() == first.json()
+    assert again["Idempotent-Replayed"] == "true"
+    assert Match.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_the_same_key_with_another_body_is_a_422(api, organiser, players):
+    api.force_authenticate(organiser)
+    post(api, BODY, "k")
+    other = post(api, {**BODY, "played_on": "2026-11-03"}, "k")
+    assert other.status_code == 422
+    assert other.json()["error"]["code"] == "idempotency-key-reused"
+    assert Match.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_a_refusal_is_replayed_too(api, organiser, players):
+    api.force_authenticate(organiser)
+    bad = {**BODY, "record": {**SHEET_RECORD, "players": ["ana", "zed", "cem"]}}
+    first = post(api, bad, "bad")
+    assert first.status_code == 400
+    assert post(api, bad, "bad").json() == first.json()
+
+
+@pytest.mark.django_db
+def test_keys_are_per_user(api, organiser, federation_admin, players):
+    api.force_authenticate(organiser)
+    assert post(api, BODY, "shared").status_code == 201
+    api.force_authenticate(federation_admin)
+    # another user's key of the same name is another key: the request runs (a duplicate)
+    response = post(api, BODY, "shared")
+    assert response.status_code in (400, 409)
+    assert "Idempotent-Replayed" not in response
+
+
+@pytest.mark.django_db
+def test_a_key_expires_after_24_hours(api, organiser, players):
+    api.force_authenticate(organiser)
+    with time_machine.travel(dt.datetime(2026, 11, 20, 12, tzinfo=dt.UTC)):
+        post(api, BODY, "old")
+    with time_machine.travel(dt.datetime(2026, 11, 21, 12, 1, tzinfo=dt.UTC)):
+        other_body = post(api, {**BODY, "played_on": "2026-11-03"}, "old")
+    assert other_body.status_code != 422  # the old key is gone: a new request
+    assert IdempotencyKey.objects.filter(key="old").count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_fifty_concurrent_retries_store_one_match(live_server, organiser, players):
+    token = Token.objects.create(user=organiser)
+    data = json.dumps(BODY).encode()
+
+    def submit(_n: int) -> tuple[int, dict]:
+        request = urllib.request.Request(
+            f"{live_server.url}/api/v1/matches/",
+            data=data,
+            method="POST",
+            headers={
+                "Content-Type": "application/json",
+                "Authorization": f"Token {token.key}",
+                "Idempotency-Key": "race",
+            },
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=60) as response:
+                return response.status, json.loads(response.read())
+        except urllib.error.HTTPError as error:
+            return error.code, json.loads(error.read())
+
+    with ThreadPoolExecutor(max_workers=50) as pool:
+        answers = list(pool.map(submit, range(50)))
+    assert {status for status, _ in answers} == {201}
+    assert {body["id"] for _, body in answers} == {Match.objects.get().pk}
+    assert Match.objects.count() == 1
