@@ -41,6 +41,7 @@ lint: install
 	  $(PY) manage.py makemigrations --check --dry-run
 
 services:
+	bash deploy/scripts/system-packages.sh
 	bash deploy/scripts/services-up.sh
 
 ## make bench: every benchmark in bench/ (figures for the README and closing notes)
