@@ -1,0 +1,78 @@
+"""Swiss pairing at tables of three or more (``[4, 3]``, ``[3]``, ...).
+
+1. The **split** (:func:`table_plan.split`) fixes the table sizes; the players left
+   over get **byes**: fewest byes so far first, then lowest in the standing.
+2. The **plan** minimises (repeats, short-table load, spread) lexicographically:
+   exactly (:func:`table_plan.exact_plan`) for up to :data:`EXACT_UP_TO` active
+   players, by greedy and swaps (:func:`table_search.search_plan`) above.
+3. The **seat order** of each table follows :func:`seating.table_seats`.
+
+Round robin at tables of three or more uses the same steps with every player's
+points taken as equal and the initial ranking as the order (see ``round_robin``).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from .errors import fail
+from .pairing import Context, Pairing
+from .seating import table_seats
+from .table_plan import Plan, Problem, exact_plan, split
+from .table_search import search_plan
+
+EXACT_UP_TO = 12
+
+
+def pair_swiss_tables(ctx: Context) -> Pairing:
+    """The next Swiss round at tables of three or more."""
+    return pair_tables(ctx, ctx.active_order(), ignore_points=False)
+
+
+def pair_tables(ctx: Context, order: Sequence[str], *, ignore_points: bool) -> Pairing:
+    """Split, byes, plan and seats for the active players in ``order`` (best first)."""
+    sizes = split(len(order), ctx.event.table_sizes)
+    if not sizes:
+        raise fail("too-few-players", count=len(order), needed=min(ctx.event.table_sizes))
+    byes = choose_byes(ctx, order, len(order) - sum(sizes))
+    seated = [p for p in order if p not in byes]
+    problem = make_problem(ctx, seated, sizes, ignore_points=ignore_points)
+    if len(order) <= EXACT_UP_TO:
+        plan, solver = exact_plan(problem), "exact-partition"
+    else:
+        plan, solver = search_plan(problem, random.Random(ctx.event.seed)), "greedy-swaps"
+    tables = tuple(
+        table_seats([seated[i] for i in sorted(t)], ctx.history) for t in _top_first(plan)
+    )
+    load = problem.total(plan)[1]
+    return Pairing(tables, tuple(p for p in order if p in byes), solver, {"short_table_load": load})
+
+
+def choose_byes(ctx: Context, order: Sequence[str], count: int) -> set[str]:
+    """``count`` players with the fewest byes so far, the lowest in ``order`` first."""
+    place = {p: k for k, p in enumerate(order)}
+    wish = sorted(order, key=lambda p: (ctx.history.byes[p], -place[p]))
+    return set(wish[:count])
+
+
+def make_problem(
+    ctx: Context, seated: Sequence[str], sizes: list[int], *, ignore_points: bool
+) -> Problem:
+    """The objective's view of the seated players (indices follow ``seated``)."""
+    index = {p: k for k, p in enumerate(seated)}
+    met = tuple(
+        {index[o]: n for o, n in ctx.history.met.get(p, {}).items() if o in index} for p in seated
+    )
+    preferred = ctx.event.table_sizes[0]
+    return Problem(
+        points=tuple(0 if ignore_points else ctx.scaled(p) for p in seated),
+        met=met,
+        short=tuple(ctx.history.short_tables(p, preferred) for p in seated),
+        sizes=tuple(sizes),
+        preferred=preferred,
+    )
+
+
+def _top_first(plan: Plan) -> Plan:
+    return sorted(plan, key=min)
