@@ -21,6 +21,7 @@ All of it runs in one transaction: a failure leaves the 0.1 database untouched.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from django.db import connection, models
 from django.db.migrations.loader import MigrationLoader
@@ -80,15 +81,15 @@ def upgrade() -> Upgrade:
     return Upgrade(upgraded=True, tables_created=created)
 
 
-def _rename_tables(editor) -> None:
+def _rename_tables(editor: Any) -> None:
     for old, new in RENAMED_TABLES.items():
         editor.execute(f"ALTER TABLE {editor.quote_name(old)} RENAME TO {editor.quote_name(new)}")
 
 
-def _create_tables(editor, state: ProjectState) -> int:
+def _create_tables(editor: Any, state: ProjectState) -> int:
     """Create Table and TableSeat as tournaments 0001 has them; one table per round match."""
     apps = state.apps
-    table_model = apps.get_model("tournaments", "Table")
+    table_model: Any = apps.get_model("tournaments", "Table")
     seat_model = apps.get_model("tournaments", "TableSeat")
     editor.create_model(table_model)
     editor.create_model(seat_model)
@@ -107,7 +108,7 @@ def _create_tables(editor, state: ProjectState) -> int:
     return len(round_matches)
 
 
-def _seat_like_match(editor, seat_model: type[models.Model], table_id: int, match_id: int) -> None:
+def _seat_like_match(editor: Any, seat_model: Any, table_id: int, match_id: int) -> None:
     with editor.connection.cursor() as cursor:
         cursor.execute(
             "SELECT seat, player_id FROM scoring_matchseat WHERE match_id = %s ORDER BY seat",
@@ -119,7 +120,7 @@ def _seat_like_match(editor, seat_model: type[models.Model], table_id: int, matc
     )
 
 
-def _drop_match_round(editor, new_state: ProjectState) -> None:
+def _drop_match_round(editor: Any, new_state: ProjectState) -> None:
     """Remove ``Match.round`` the way a migration would (SQLite rebuilds the table)."""
     old_state = new_state.clone()
     old_state.add_field(
@@ -134,7 +135,7 @@ def _drop_match_round(editor, new_state: ProjectState) -> None:
     RemoveField("match", "round").database_forwards("scoring", editor, old_state, new_state)
 
 
-def _move_content_types(editor) -> None:
+def _move_content_types(editor: Any) -> None:
     for (old_app, model), new_app in MOVED_MODELS.items():
         editor.execute(
             "UPDATE django_content_type SET app_label = %s WHERE app_label = %s AND model = %s",
@@ -142,7 +143,7 @@ def _move_content_types(editor) -> None:
         )
 
 
-def _record_migrations(editor) -> None:
+def _record_migrations(editor: Any) -> None:
     placeholders = ", ".join(["%s"] * len(OLD_APPS))
     editor.execute(f"DELETE FROM django_migrations WHERE app IN ({placeholders})", list(OLD_APPS))
     now = timezone.now()

@@ -19,6 +19,7 @@ urlpatterns = [
     # the split view serves its start-up script as a file: no inline script (CSP)
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
     path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),
+    path("", include("federation.urls")),
     path("", include("scoring.urls")),
     path("", include("ratings.urls")),
     path("players/<str:handle>/", views.player_detail, name="player-detail"),
