@@ -2,7 +2,8 @@
 
 Prints one JSON object (the replay contract of GAMES.md) and exits 0 for a valid
 record, 1 for an invalid one, 2 for unusable input. Needs no database and no
-Django settings.
+Django settings: the error's ``message`` is the catalogue's English template
+(``scoring.messages``), rendered here since the engines carry no words.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 
 from scoring.engine import UnusableInput, replay, unusable
 from scoring.engine.common import RecordError
+from scoring.messages import with_message
 
 
 def _read(path: str) -> str:
@@ -24,7 +26,7 @@ def _read(path: str) -> str:
 
 
 def _print(obj: dict[str, Any]) -> None:
-    sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
+    sys.stdout.write(json.dumps(with_message(obj), ensure_ascii=False) + "\n")
 
 
 def replay_command(path: str) -> int:

@@ -1,45 +1,32 @@
-"""Errors the service adds to the engines' (unknown players, duplicates, dates).
+"""Errors and warnings at the edge: rendered in the reader's language.
 
-They share the engines' catalogue, so every rejection has a stable code and an
-English and a French message.
+The engines and the service report a stable code with parameters (``RecordError``);
+the catalogue ``scoring.messages`` holds every code's English template, and gettext
+(``locale/``) translates it here, in the request's language or the one given.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
-from scoring.engine.common import RecordError, register_errors
+from django.utils import translation
+from django.utils.translation import gettext
 
-register_errors(
-    {
-        "unknown-player": {
-            "en": "no registered player has the handle {player}; register the player first",
-            "fr": "aucun joueur inscrit n'a l'identifiant {player} ; inscrivez d'abord ce joueur",
-        },
-        "duplicate-match": {
-            "en": "this match was already recorded (match {match})",
-            "fr": "ce match est déjà enregistré (match {match})",
-        },
-        "played-in-future": {
-            "en": "the match date {played_on} is in the future",
-            "fr": "la date du match {played_on} est dans le futur",
-        },
-        "round-other-game": {
-            "en": "the tournament round belongs to another game or club",
-            "fr": "la ronde du tournoi appartient à un autre jeu ou à un autre club",
-        },
-        "too-old-to-rate": {
-            "en": "stored, but played more than 12 months before it reached the federation: "
-            "it will never count in the world ranking",
-            "fr": "enregistré, mais joué plus de 12 mois avant sa réception par la fédération : "
-            "il ne comptera jamais dans le classement mondial",
-        },
-        "late-result": {
-            "en": "received after the deadline of {played_month}: it counts from the {counted_month} list",
-            "fr": "reçu après la date limite de {played_month} : il compte à partir du classement de {counted_month}",
-        },
-    }
-)
+from scoring.engine.common import RecordError
+from scoring.messages import render
+
+#: parameters a caller may not give yet, and their default
+DEFAULT_PARAMS: dict[str, dict[str, Any]] = {"too-old-to-rate": {"months": 12}}
+
+
+def localized(code: str, move: Any, params: Mapping[str, Any], lang: str | None = None) -> str:
+    """The message of ``code`` in ``lang`` (any language of ``LANGUAGES``), or in the
+    active language when ``lang`` is None."""
+    if lang is None:
+        return render(code, move, params, gettext)
+    with translation.override(lang):
+        return render(code, move, params, gettext)
 
 
 class MatchRejected(Exception):
@@ -49,19 +36,20 @@ class MatchRejected(Exception):
         if isinstance(error, RecordError):
             error = error.as_dict()
         self.error = error
-        super().__init__(error.get("message", error.get("code")))
+        code = error.get("code", "")
+        super().__init__(render(code, error.get("move"), error.get("params") or {}))
 
-    def payload(self, lang: str = "en") -> dict[str, Any]:
-        """The error for an API answer, its message in ``lang`` (en or fr)."""
-        from scoring.engine.common import render_error
-
+    def payload(self, lang: str | None = None) -> dict[str, Any]:
+        """The error for an API answer or a page, its message in ``lang`` (default: the
+        active language)."""
         code = self.error.get("code", "")
+        move = self.error.get("move")
         params = self.error.get("params") or {}
-        message = render_error(code, self.error.get("move"), params, lang)
-        return {"code": code, "move": self.error.get("move"), "message": message, "params": params}
+        message = localized(code, move, params, lang)
+        return {"code": code, "move": move, "message": message, "params": params}
 
 
-def warning(code: str, lang: str = "en", **params: Any) -> dict[str, Any]:
-    from scoring.engine.common import render_error
-
-    return {"code": code, "message": render_error(code, None, params, lang), "params": params}
+def warning(code: str, lang: str | None = None, **params: Any) -> dict[str, Any]:
+    """A warning of a stored match (``late-result``...), its message in ``lang``."""
+    params = {**DEFAULT_PARAMS.get(code, {}), **params}
+    return {"code": code, "message": localized(code, None, params, lang), "params": params}

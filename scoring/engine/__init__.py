@@ -2,6 +2,8 @@
 
 ``replay(record)`` dispatches on ``record["game"]`` to the game's module, each of
 which exposes ``replay(record) -> dict`` and ``random_record(seed, ...) -> dict``.
+The error of an invalid record is ``{"move", "code", "params"}``: its ``message``,
+the words, is added at the edge (``scoring.messages.with_message``).
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ class UnusableInput(Exception):
 
     def __init__(self, error: RecordError) -> None:
         self.error = error
-        super().__init__(error.message())
+        super().__init__(str(error))
 
 
 def engine(game: str) -> ModuleType:
@@ -60,7 +62,8 @@ def replay(record: Any) -> dict[str, Any]:
         module = engine(game)
     except ModuleNotFoundError as exc:  # engine not built yet
         raise UnusableInput(RecordError("unknown-game", None, game=game)) from exc
-    return module.replay(record)
+    out: dict[str, Any] = module.replay(record)
+    return out
 
 
 def unusable(error: RecordError) -> dict[str, Any]:

@@ -2,9 +2,10 @@
 
 Every engine reads a *match record* (plain JSON data) and returns the replay
 object of the contract in ``GAMES.md`` ("The replay contract"). Nothing here
-imports Django, reads a clock or translates through gettext: an engine reports a
-stable error *code* with parameters, and the catalogue below renders it in
-English (the replay's ``message``) or French (for the API, at the edge).
+imports Django, reads a clock or carries a word of any language: an engine reports
+a stable error *code* with parameters (``RecordError``), and the edge renders it
+from the catalogue ``scoring.messages`` — in English for the replay's ``message``,
+in the reader's language for the API and the pages.
 
 Words used throughout:
 
@@ -18,121 +19,44 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-#: code -> {"en": template, "fr": template}; templates use str.format fields.
-ERRORS: dict[str, dict[str, str]] = {}
-
-
-def register_errors(catalogue: Mapping[str, Mapping[str, str]]) -> None:
-    """Add a game's error codes to the shared catalogue (codes must agree)."""
-    for code, texts in catalogue.items():
-        existing = ERRORS.get(code)
-        if existing is not None and dict(existing) != dict(texts):
-            raise ValueError(f"error code {code!r} registered twice with other texts")
-        ERRORS[code] = dict(texts)
-
-
-register_errors(
-    {
-        "unreadable-file": {
-            "en": "the file cannot be read: {reason}",
-            "fr": "le fichier est illisible : {reason}",
-        },
-        "not-json": {
-            "en": "the input is not JSON: {reason}",
-            "fr": "l'entrée n'est pas du JSON : {reason}",
-        },
-        "not-an-object": {
-            "en": "the record must be a JSON object",
-            "fr": "la feuille de match doit être un objet JSON",
-        },
-        "unknown-game": {
-            "en": "unknown game {game}",
-            "fr": "jeu inconnu : {game}",
-        },
-        "bad-field": {
-            "en": "{field} is missing or malformed: {expected}",
-            "fr": "{field} est absent ou mal formé : {expected}",
-        },
-        "bad-players": {
-            "en": "players must list {low} to {high} distinct handles",
-            "fr": "players doit nommer de {low} à {high} joueurs distincts",
-        },
-        "bad-player": {
-            "en": "{player} is not a player of this match",
-            "fr": "{player} n'est pas un joueur de ce match",
-        },
-        "bad-tile": {
-            "en": "{tile} is not a tile of the set",
-            "fr": "{tile} n'est pas une pièce du jeu",
-        },
-        "bad-move": {
-            "en": "this move is malformed: {expected}",
-            "fr": "ce coup est mal formé : {expected}",
-        },
-        "bad-rules": {
-            "en": "rule option {option} is invalid: {expected}",
-            "fr": "l'option de règle {option} est invalide : {expected}",
-        },
-        "wrong-turn": {
-            "en": "it is {expected}'s turn, not {player}'s",
-            "fr": "c'est au tour de {expected}, pas de {player}",
-        },
-        "move-after-end": {
-            "en": "the game is already over",
-            "fr": "la partie est déjà terminée",
-        },
-        "bad-summary": {
-            "en": "the summary is inconsistent: {reason}",
-            "fr": "le résumé est incohérent : {reason}",
-        },
-    }
-)
-
-MOVE_PREFIX = {"en": "move {number}: ", "fr": "coup {number} : "}
-
-
-def render_error(code: str, move: int | None, params: Mapping[str, Any], lang: str = "en") -> str:
-    """The message of an error in ``lang`` ("en" or "fr"), prefixed by the move number."""
-    texts = ERRORS.get(code, {})
-    lang = lang if lang in ("en", "fr") else "en"
-    template = texts.get(lang) or texts.get("en") or code
-    try:
-        body = template.format(**params)
-    except (KeyError, IndexError, ValueError):
-        body = template
-    if move is None:
-        return body
-    return MOVE_PREFIX[lang].format(number=move + 1) + body
+# How an error parameter shows a value that is not text (a list where a tile was
+# expected, ...): a marker in angle brackets, which the edge renders in words.
+A_LIST, AN_OBJECT, A_HUGE_NUMBER = "<a-list>", "<an-object>", "<a-huge-number>"
 
 
 class RecordError(Exception):
-    """The first defect of a record.
+    """The first defect of a record: a stable ``code`` and its ``params``.
 
     ``move`` is the 0-based index of the offending move, or ``None`` when the
     defect is in the record as a whole (players, rules, hands, layout, summary).
+    Parameters are data (handles, tiles, cells, numbers, field names, the value
+    markers of ``show``) or, in the ``expected`` of bad-field, bad-move and bad-rules
+    and the ``reason`` of bad-summary and bad-layout, a key of the catalogue's
+    vocabulary: never words meant for a reader. ``scoring.messages`` renders them,
+    in any language.
     """
 
     def __init__(self, code: str, move: int | None = None, **params: Any) -> None:
         self.code = code
         self.move = move
         self.params = params
-        super().__init__(self.message())
+        super().__init__(code)
 
-    def message(self, lang: str = "en") -> str:
-        return render_error(self.code, self.move, self.params, lang)
+    def __str__(self) -> str:
+        shown = ", ".join(f"{name}={value!r}" for name, value in self.params.items())
+        return f"{self.code} (move index {self.move}) {shown}".rstrip()
 
     def at(self, move: int | None) -> RecordError:
         """The same defect, placed at ``move`` (when the inner check did not know it)."""
         if self.move is None:
             self.move = move
-            self.args = (self.message(),)
         return self
 
     def as_dict(self) -> dict[str, Any]:
+        """The ``error`` of a replay object, without its message (the edge adds it)."""
         return {
             "move": self.move,
             "code": self.code,
-            "message": self.message(),
             "params": {k: _plain(v) for k, v in self.params.items()},
         }
 
@@ -237,7 +161,8 @@ def field(
     move: int | None = None,
     label: str | None = None,
 ) -> Any:
-    """``record[name]`` if it is of ``kind`` (bools are never ints)."""
+    """``record[name]`` if it is of ``kind`` (bools are never ints); ``expected`` is
+    the vocabulary key of what it should be."""
     value = record.get(name) if isinstance(record, Mapping) else None
     if not is_kind(value, kind):
         raise RecordError("bad-field", move, field=label or name, expected=expected)
@@ -273,7 +198,7 @@ def read_rules(record: Mapping[str, Any]) -> Mapping[str, Any]:
     if rules is None:
         return {}
     if not isinstance(rules, Mapping):
-        raise RecordError("bad-field", None, field="rules", expected="an object")
+        raise RecordError("bad-field", None, field="rules", expected="object")
     return rules
 
 
@@ -308,18 +233,20 @@ def _show(value: Any, limit: int = 40) -> str:
     elif value is None or isinstance(value, bool):
         text = {None: "null", True: "true", False: "false"}[value]
     elif isinstance(value, int):
-        text = str(value) if -(10**limit) < value < 10**limit else "a huge number"
+        text = str(value) if -(10**limit) < value < 10**limit else A_HUGE_NUMBER
     elif isinstance(value, float):
         text = repr(value)
     elif isinstance(value, list | tuple):
-        text = "a list"
+        text = A_LIST
     elif isinstance(value, Mapping):
-        text = "an object"
+        text = AN_OBJECT
     else:
         text = type(value).__name__
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def show(value: Any, limit: int = 40) -> str:
-    """A short printable form of any record value, for error messages."""
+    """A short printable form of any record value, for error parameters: text as
+    written (cut at ``limit``), numbers, ``null``/``true``/``false``, or one of the
+    markers ``A_LIST``, ``AN_OBJECT``, ``A_HUGE_NUMBER``."""
     return _show(value, limit)

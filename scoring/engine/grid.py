@@ -18,29 +18,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from scoring.engine.common import RecordError, field, read_rules, register_errors
+from scoring.engine.common import RecordError, field, read_rules
 from scoring.engine.common import show as shown
 
 Cell = tuple[int, int]
 
 COLUMNS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-
-register_errors(
-    {
-        "bad-cell": {
-            "en": "{cell} is not a cell of the board (A1 to {last}, capital letter first)",
-            "fr": "{cell} n'est pas une case du plateau (de A1 à {last}, lettre majuscule d'abord)",
-        },
-        "cell-occupied": {
-            "en": "cell {cell} is already occupied",
-            "fr": "la case {cell} est déjà occupée",
-        },
-        "pass-not-allowed": {
-            "en": "a pass is never recorded in this game",
-            "fr": "on n'inscrit jamais de passe dans ce jeu",
-        },
-    }
-)
 
 
 def cell_name(cell: Cell) -> str:
@@ -71,9 +54,7 @@ def step(cell: Cell, direction: Cell, times: int = 1) -> Cell:
 def check_no_rules(record: Mapping[str, Any]) -> None:
     """Neither board game has rule options: any option given is a typo to report."""
     for option in read_rules(record):
-        raise RecordError(
-            "bad-rules", None, option=shown(option), expected="this game has no options"
-        )
+        raise RecordError("bad-rules", None, option=shown(option), expected="no-options")
 
 
 def summary_of(record: Mapping[str, Any], known: frozenset[str]) -> Mapping[str, Any] | None:
@@ -81,23 +62,22 @@ def summary_of(record: Mapping[str, Any], known: frozenset[str]) -> Mapping[str,
     if record.get("summary") is None:
         return None
     if record.get("moves") is not None:
-        raise RecordError(
-            "bad-field", None, field="summary", expected="either moves or a summary, not both"
-        )
-    summary = field(record, "summary", dict, "an object")
+        raise RecordError("bad-field", None, field="summary", expected="moves-or-summary")
+    summary: Mapping[str, Any] = field(record, "summary", dict, "object")
     for key in summary:
         if key not in known:
-            raise RecordError("bad-summary", None, reason=f"unknown field {shown(key)}")
+            raise RecordError("bad-summary", None, reason="unknown-field", key=shown(key))
     return summary
 
 
 def read_moves(record: Mapping[str, Any]) -> list[Any]:
-    moves: list[Any] = field(record, "moves", list, "a list of moves")
+    moves: list[Any] = field(record, "moves", list, "list-of-moves")
     return moves
 
 
 def move_player(move: Any, index: int, players: list[str], expected: str) -> str:
-    """The ``player`` of a move object: a handle of the match, or an error at ``index``."""
+    """The ``player`` of a move object: a handle of the match, or an error at ``index``
+    (``expected`` is the vocabulary key of the game's move shape)."""
     if not isinstance(move, Mapping) or not isinstance(move.get("player"), str):
         raise RecordError("bad-move", index, expected=expected)
     player: str = move["player"]
@@ -112,13 +92,11 @@ def per_player(summary: Mapping[str, Any], name: str, players: list[str]) -> Map
     """``summary[name]``: an object keyed by exactly the match's players."""
     value = summary.get(name)
     if not isinstance(value, Mapping):
-        raise RecordError(
-            "bad-field", None, field=f"summary.{name}", expected="an object by player"
-        )
+        raise RecordError("bad-field", None, field=f"summary.{name}", expected="object-by-player")
     for key in value:
         if key not in players:
             raise RecordError("bad-player", None, player=shown(key))
     for player in players:
         if player not in value:
-            raise RecordError("bad-summary", None, reason=f"{name} lacks {player}")
+            raise RecordError("bad-summary", None, reason="lacks-player", field=name, player=player)
     return value

@@ -28,6 +28,7 @@ from scoring.engine.common import (
     run,
     standings,
 )
+from scoring.engine.common import show as shown
 from scoring.engine.grid import (
     Cell,
     cell_name,
@@ -36,7 +37,6 @@ from scoring.engine.grid import (
     parse_cell,
     per_player,
     read_moves,
-    shown,
     step,
     summary_of,
 )
@@ -51,7 +51,7 @@ PIECES = SIZE * SIZE // 3
 #: In one direction a player's maximal runs are disjoint sets of their 27 pieces,
 #: so 4 x fours + 3 x threes + 2 x twos is at most 27 per direction, 108 in all.
 SERIES_WEIGHT_LIMIT = PIECES * len(DIRECTIONS)
-MOVE_SHAPE = 'an object {"player": ..., "cell": "E5"}'
+MOVE_SHAPE = "trimorp-move"  # the vocabulary key of a move's shape
 
 Grid = dict[Cell, int]  # cell -> seat of the piece in it
 
@@ -82,7 +82,7 @@ def _box_opener(record: Mapping[str, Any], players: list[str]) -> int | None:
     if opener is None:
         return None
     if not isinstance(opener, str):
-        raise RecordError("bad-field", None, field="box_opener", expected="one of the players")
+        raise RecordError("bad-field", None, field="box_opener", expected="one-of-the-players")
     if opener not in players:
         raise RecordError("bad-player", None, player=shown(opener))
     return players.index(opener)
@@ -201,11 +201,11 @@ def _replay_summary(
     summary: Mapping[str, Any], players: list[str], opener: int | None
 ) -> dict[str, Any]:
     if ("five" in summary) == ("series" in summary):
-        raise RecordError("bad-summary", None, reason="give either five or series")
+        raise RecordError("bad-summary", None, reason="five-or-series")
     if "five" in summary:
         winner = summary["five"]
         if not isinstance(winner, str):
-            raise RecordError("bad-field", None, field="summary.five", expected="a player")
+            raise RecordError("bad-field", None, field="summary.five", expected="a-player")
         if winner not in players:
             raise RecordError("bad-player", None, player=shown(winner))
         ranks = five_ranks(players.index(winner))
@@ -225,18 +225,20 @@ def _read_series(value: Any, player: str) -> dict[str, int]:
     keys = [str(k) for k in SERIES_LENGTHS]
     if not isinstance(value, Mapping) or set(value) != set(keys):
         raise RecordError(
-            "bad-field", None, field=f"summary.series.{player}", expected='{"4": n, "3": n, "2": n}'
+            "bad-field", None, field=f"summary.series.{player}", expected="trimorp-series"
         )
     if not all(is_int(value[k]) and 0 <= value[k] <= SERIES_WEIGHT_LIMIT for k in keys):
         raise RecordError(
-            "bad-field", None, field=f"summary.series.{player}", expected="whole numbers from 0"
+            "bad-field", None, field=f"summary.series.{player}", expected="whole-numbers-from-0"
         )
     series = {k: value[k] for k in keys}
     if sum(int(k) * n for k, n in series.items()) > SERIES_WEIGHT_LIMIT:
         raise RecordError(
             "bad-summary",
             None,
-            reason=f"{player}'s series need more than the {PIECES} pieces in each direction",
+            reason="series-beyond-pieces",
+            player=player,
+            pieces=PIECES,
         )
     return series
 

@@ -30,7 +30,6 @@ from scoring.engine.common import (
     parse_tile,
     read_players,
     read_rules,
-    register_errors,
     result,
     run,
     show,
@@ -39,44 +38,7 @@ from scoring.engine.common import (
 GAME = "astronomy"
 DEFAULT_SIZE = 5
 
-register_errors(
-    {
-        "cells-not-adjacent": {
-            "en": "cells {first} and {second} are not side by side",
-            "fr": "les cases {first} et {second} ne sont pas côte à côte",
-        },
-        "cell-occupied": {
-            "en": "cell {cell} is already occupied",
-            "fr": "la case {cell} est déjà occupée",
-        },
-        "not-touching": {
-            "en": "{tile} touches no tile on the table",
-            "fr": "le domino {tile} ne touche aucun domino posé",
-        },
-        "outside-zone": {
-            "en": "{tile} would make the zone larger than {size}×{size}",
-            "fr": "le domino {tile} ferait dépasser la zone de {size}×{size}",
-        },
-        "incompatible": {
-            "en": "the {number} on {cell} touches the {other} on {neighbour} "
-            "(touching numbers must be equal, or exactly one of them zero)",
-            "fr": "le {number} en {cell} touche le {other} en {neighbour} "
-            "(deux chiffres voisins doivent être égaux, ou un seul des deux zéro)",
-        },
-        "tile-already-laid": {
-            "en": "{tile} is already on the table",
-            "fr": "le domino {tile} est déjà posé",
-        },
-        "resign-not-last": {
-            "en": "a resignation must be the last move of the record",
-            "fr": "un abandon doit être le dernier coup de la feuille",
-        },
-    }
-)
-
-MOVE_SHAPE = (
-    '{"player", "tile": "a-b", "cells": [[row, col], [row, col]]} or {"player", "resign": true}'
-)
+MOVE_SHAPE = "astronomy-move"  # the vocabulary key of a move's shape
 
 
 def replay(record: Any) -> dict[str, Any]:
@@ -89,11 +51,11 @@ def _play(record: Mapping[str, Any], moves: list[dict[str, Any]]) -> dict[str, A
     size = read_size(record)
     if record.get("summary") is not None:
         if record.get("moves") is not None:
-            raise RecordError("bad-field", None, field="moves", expected="absent beside a summary")
+            raise RecordError("bad-field", None, field="moves", expected="absent-beside-summary")
         return summary_result(record["summary"], players, size)
     entries = record.get("moves")
     if not isinstance(entries, list):
-        raise RecordError("bad-field", None, field="moves", expected="a list of moves")
+        raise RecordError("bad-field", None, field="moves", expected="list-of-moves")
     position = Position(size)
     winner: int | None = None
     for i, entry in enumerate(entries):
@@ -128,8 +90,16 @@ def read_size(record: Mapping[str, Any]) -> int:
     if size is None:
         return DEFAULT_SIZE
     if isinstance(size, bool) or not isinstance(size, int) or size not in SIZES:
-        raise RecordError("bad-rules", None, option="size", expected="a whole number from 4 to 9")
-    return size
+        raise RecordError(
+            "bad-rules",
+            None,
+            option="size",
+            expected="whole-number-between",
+            low=min(SIZES),
+            high=max(SIZES),
+        )
+    checked: int = size
+    return checked
 
 
 # ---------------------------------------------------------------------------
@@ -151,7 +121,7 @@ def _is_resignation(entry: Mapping[str, Any], i: int) -> bool:
     if "resign" not in entry:
         return False
     if entry["resign"] is not True or "tile" in entry or "cells" in entry:
-        raise RecordError("bad-move", i, expected='a resignation is {"player", "resign": true}')
+        raise RecordError("bad-move", i, expected="astronomy-resignation")
     return True
 
 
@@ -164,9 +134,7 @@ def read_tile_move(
     first, second = (int(part) for part in str(text).split("-"))
     cells = entry.get("cells")
     if not isinstance(cells, list) or len(cells) != 2 or not all(_is_cell(c) for c in cells):
-        raise RecordError(
-            "bad-move", i, expected="cells is [[row, col], [row, col]] in whole numbers"
-        )
+        raise RecordError("bad-move", i, expected="astronomy-cells")
     return first, second, (cells[0][0], cells[0][1]), (cells[1][0], cells[1][1])
 
 

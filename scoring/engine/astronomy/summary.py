@@ -11,38 +11,22 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from scoring.engine.common import RecordError, register_errors, result, show, standings
+from scoring.engine.common import RecordError, result, show, standings
 
 GAME = "astronomy"
 MOST_TILES = 27  # the double-six set less the 0-0
-
-register_errors(
-    {
-        "summary-parity": {
-            "en": "{winner} cannot win after {moves} tiles: the first player wins "
-            "exactly when the number of tiles laid is odd",
-            "fr": "{winner} ne peut pas gagner après {moves} dominos : le premier joueur "
-            "gagne exactement quand le nombre de dominos posés est impair",
-        },
-        "summary-too-many-moves": {
-            "en": "{moves} tiles cannot be laid in a {size}×{size} zone (at most {most})",
-            "fr": "on ne peut pas poser {moves} dominos dans une zone de {size}×{size} "
-            "(au plus {most})",
-        },
-    }
-)
 
 
 def summary_result(summary: Any, players: list[str], size: int) -> dict[str, Any]:
     """The replay object of a summary record (checks of GAMES.md, "Summary records")."""
     if not isinstance(summary, Mapping):
-        raise RecordError("bad-field", None, field="summary", expected="an object {winner, moves}")
+        raise RecordError("bad-field", None, field="summary", expected="astronomy-summary")
     winner = summary.get("winner")
     if not isinstance(winner, str) or winner not in players:
         raise RecordError("bad-player", None, player=show(winner))
     laid = summary.get("moves")
     if isinstance(laid, bool) or not isinstance(laid, int) or laid < 0:
-        raise RecordError("bad-field", None, field="summary.moves", expected="a whole number >= 0")
+        raise RecordError("bad-field", None, field="summary.moves", expected="whole-number-from-0")
     most = min(MOST_TILES, (size * size - 2) // 2)
     if laid > most:
         raise RecordError("summary-too-many-moves", None, moves=show(laid), size=size, most=most)

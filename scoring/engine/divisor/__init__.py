@@ -8,7 +8,6 @@ end of a deal every player loses the pips left in hand. See GAMES.md §1 and
 
 from __future__ import annotations
 
-from scoring.engine.divisor import errors  # noqa: F401  (registers the error codes)
 from scoring.engine.divisor.match import read_divisor_rules, replay
 from scoring.engine.divisor.play import play_moves
 from scoring.engine.divisor.randomplay import random_deal, random_record

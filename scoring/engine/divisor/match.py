@@ -44,13 +44,18 @@ def read_divisor_rules(record: Mapping[str, Any]) -> tuple[int, int]:
     rules = read_rules(record)
     top = rules.get("set")
     if not is_int(top) or top not in SETS:
-        raise RecordError("bad-rules", None, option="set", expected="6, 9, 12, 15, 18 or 21")
+        raise RecordError("bad-rules", None, option="set", expected="divisor-sets")
     divisor = rules.get("divisor")
     if divisor is None:
         return top, DEFAULT_DIVISORS[top]
     if not is_int(divisor) or not 1 <= divisor <= MAX_DIVISOR:
         raise RecordError(
-            "bad-rules", None, option="divisor", expected=f"a whole number from 1 to {MAX_DIVISOR}"
+            "bad-rules",
+            None,
+            option="divisor",
+            expected="whole-number-between",
+            low=1,
+            high=MAX_DIVISOR,
         )
     return top, divisor
 
@@ -97,7 +102,7 @@ def _play(record: Mapping[str, Any], moves: list[dict[str, Any]]) -> dict[str, A
     players = read_players(record, 2, 9)
     deals = record.get("deals")
     if not isinstance(deals, list) or not deals:
-        raise RecordError("bad-field", None, field="deals", expected="a non-empty list of deals")
+        raise RecordError("bad-field", None, field="deals", expected="non-empty-list-of-deals")
     points, pips_left, rows = [0] * len(players), [0] * len(players), []
     level, ended = 0, "out"  # type: tuple[int, str | None]
     for number, deal in enumerate(deals):
@@ -142,7 +147,7 @@ def _play_deal(
     hands, stock = read_hands(deal["hands"], players, top, number)
     listed = deal.get("moves", [])
     if not isinstance(listed, list):
-        raise RecordError("bad-field", None, field="moves", expected="a list of moves")
+        raise RecordError("bad-field", None, field="moves", expected="list-of-moves")
     state = DealState(top, divisor, tile_names(top), players, hands, stock)
     play_moves(state, listed, len(moves), moves, points, number)
     left = [sum(pips(t) for t in hand) for hand in state.hands]

@@ -53,7 +53,7 @@ def play_moves(
             tile = m.get("tile")
             if tile is not None:
                 if "draw" in m or "pass" in m:
-                    raise RecordError("bad-move", i, expected="one of tile, draw or pass")
+                    raise RecordError("bad-move", i, expected="one-of-tile-draw-pass")
                 t = names.get(tile) if type(tile) is str else None
                 if t is None:
                     t = read_tile(tile, state.top, i)
@@ -130,10 +130,10 @@ def play_moves(
                 continue
             if "draw" in m:
                 if "pass" in m:
-                    raise RecordError("bad-move", i, expected="one of tile, draw or pass")
+                    raise RecordError("bad-move", i, expected="one-of-tile-draw-pass")
                 penalty = m.get("penalty")
                 if penalty is not True and penalty not in (None, False):
-                    raise RecordError("bad-move", i, expected="penalty is true or false")
+                    raise RecordError("bad-move", i, expected="penalty-true-or-false")
                 if penalty is not True:
                     if laid == 0:
                         turn = first_turn(state)
@@ -154,7 +154,7 @@ def play_moves(
                 if passes == n:
                     state.ended = "blocked"
             else:
-                raise RecordError("bad-move", i, expected="a tile, a draw or a pass")
+                raise RecordError("bad-move", i, expected="tile-draw-or-pass")
             out.append(
                 {
                     "index": i,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from scoring.engine.common import RecordError, parse_tile, show
+from scoring.engine.common import A_HUGE_NUMBER, RecordError, parse_tile, show
 
 SETS: tuple[int, ...] = (6, 9, 12, 15, 18, 21)
 
@@ -28,6 +28,9 @@ DEAL_TABLE: dict[int, tuple[int, ...]] = {
 }
 
 MAX_DIVISOR = 999
+#: how ``label`` shows a list or an object: divisor's own value markers (its messages
+#: name the JSON kind, "list is not a tile of the set")
+_KINDS = {"list": "<list>", "dict": "<dict>"}
 
 
 def hand_size(players: int, top: int) -> int:
@@ -94,13 +97,14 @@ def read_tile(text: Any, top: int, move: int | None = None) -> int:
 
 
 def label(value: Any) -> str:
-    """A short, safe text for any JSON value in an error message (no deep repr)."""
+    """A short, safe text for any JSON value in an error parameter (no deep repr):
+    text, numbers, ``null``/``true``/``false``, or a value marker (``<list>``, ...)."""
     if isinstance(value, str):
         return show(value)
     if isinstance(value, bool) or value is None:
         return str(value).lower() if value is not None else "null"
     if isinstance(value, int):
-        return str(value) if value.bit_length() < 64 else "a huge number"
+        return str(value) if value.bit_length() < 64 else A_HUGE_NUMBER
     if isinstance(value, float):
         return show(value)
-    return type(value).__name__
+    return _KINDS.get(type(value).__name__, type(value).__name__)

@@ -44,7 +44,7 @@ def play_summary(summary: Any, players: list[str], top: int, divisor: int, deal:
     if blocked is None:
         blocked = False
     if not isinstance(blocked, bool):
-        raise RecordError("bad-field", None, field="blocked", expected="true or false")
+        raise RecordError("bad-field", None, field="blocked", expected="true-or-false")
     if not blocked and 0 not in pips:
         raise RecordError("summary-nobody-out", None, deal=deal + 1)
     return points, pips, "blocked" if blocked else "out"

@@ -116,7 +116,7 @@ def open_deal(state: DealState, seat: int, t: int, move: dict[str, Any], i: int)
             holder=state.players[found[0]] if found else "?",
         )
     if move.get("on") is not None or move.get("at") is not None:
-        raise RecordError("bad-move", i, expected="the opening tile attaches to nothing")
+        raise RecordError("bad-move", i, expected="opening-attaches-to-nothing")
     low, high = t >> 5, t & 31
     state.hands[seat].discard(t)
     state.opening = t
@@ -135,15 +135,15 @@ def attach_error(state: DealState, move: dict[str, Any], t: int, i: int) -> Reco
     """Why tile ``t`` cannot attach as ``move`` says (the slow path, errors only)."""
     top, on, at = state.top, move.get("on"), move.get("at")
     if on is None:
-        return RecordError("bad-move", i, expected="on names the tile attached to")
+        return RecordError("bad-move", i, expected="on-names-a-tile")
     o = read_tile(on, top, i)
     if o not in state.ends:
         return RecordError("tile-not-on-table", i, on=tile_text(o))
     double = (o >> 5) == (o & 31)
     if at is not None and at not in ("end", "half", "side"):
-        return RecordError("bad-move", i, expected="at is end, half or side")
+        return RecordError("bad-move", i, expected="at-end-half-or-side")
     if double and at is None:
-        return RecordError("bad-move", i, expected="at (half or side) is required on a double")
+        return RecordError("bad-move", i, expected="at-required-on-double")
     at = at or "end"
     if double == (at == "end"):
         return RecordError("bad-attachment", i, on=tile_text(o), at=at)
@@ -171,7 +171,7 @@ def as_move(move: Any, i: int) -> dict[str, Any]:
     """A move that is not a plain dict: a copy of any mapping, else ``bad-move``."""
     if isinstance(move, Mapping):
         return dict(move)
-    raise RecordError("bad-move", i, expected="a move is an object")
+    raise RecordError("bad-move", i, expected="move-object")
 
 
 def draw_tile(state: DealState, drawn: Any, i: int) -> int:

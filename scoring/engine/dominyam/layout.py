@@ -62,19 +62,19 @@ class Meal:
 def read_layout(value: Any) -> Layout:
     """The record's ``layout``; ``bad-layout`` unless it tiles the rectangle exactly."""
     if not isinstance(value, list) or len(value) != COUNT:
-        raise _bad(f"it must list the {COUNT} tiles of the double-six set")
+        raise _bad("layout-tile-count", count=COUNT)
     placed: dict[int, tuple[Cell, Cell]] = {}
     covered: set[Cell] = set()
     for entry in value:
         if not isinstance(entry, Mapping):
-            raise _bad("each entry must be an object with tile and cells")
+            raise _bad("layout-entry")
         tile = tile_index(entry.get("tile"))
         if tile in placed:
-            raise _bad(f"{NAMES[tile]} is laid twice")
+            raise _bad("laid-twice", tile=NAMES[tile])
         first, second = _read_cells(entry.get("cells"), NAMES[tile])
         for cell in (first, second):
             if cell in covered:
-                raise _bad(f"cell {list(cell)} is covered twice")
+                raise _bad("covered-twice", cell=str(list(cell)))
             covered.add(cell)
         placed[tile] = (first, second)
     # 28 distinct tiles on 56 distinct cells of a 56-cell rectangle cover it exactly.
@@ -83,23 +83,24 @@ def read_layout(value: Any) -> Layout:
 
 def _read_cells(value: Any, name: str) -> tuple[Cell, Cell]:
     if not isinstance(value, list) or len(value) != 2:
-        raise _bad(f"the cells of {name} must be two [row, column] pairs")
+        raise _bad("cells-of-tile", tile=name)
     cells = []
     for cell in value:
         if not (isinstance(cell, list) and len(cell) == 2 and all(is_int(x) for x in cell)):
-            raise _bad(f"the cells of {name} must be two [row, column] pairs")
+            raise _bad("cells-of-tile", tile=name)
         row, column = cell
         if not (0 <= row < ROWS and 0 <= column < COLUMNS):
-            raise _bad(f"cell {show(cell)} of {name} is outside the 7 × 8 rectangle")
+            raise _bad("cell-outside", cell=show(cell), tile=name)
         cells.append((row, column))
     (r1, c1), (r2, c2) = cells
     if abs(r1 - r2) + abs(c1 - c2) != 1:
-        raise _bad(f"the two cells of {name} are not side by side")
+        raise _bad("cells-apart", tile=name)
     return cells[0], cells[1]
 
 
-def _bad(reason: str) -> RecordError:
-    return RecordError("bad-layout", None, reason=reason)
+def _bad(reason: str, **params: Any) -> RecordError:
+    """``bad-layout``; ``reason`` is a vocabulary key over ``params``."""
+    return RecordError("bad-layout", None, reason=reason, **params)
 
 
 def build_layout(placed: Mapping[int, tuple[Cell, Cell]]) -> Layout:

@@ -16,6 +16,7 @@ from scoring.engine.dominyam.layout import (
     COLUMNS,
     ROWS,
     Cell,
+    Meal,
     dice_counts,
     meals_on_table,
     pairs_on_table,
@@ -103,10 +104,10 @@ def random_record(seed: int, players: int = 1, target_bonus: bool = False) -> di
 
 def _roll(
     rng: random.Random, pairs: list[tuple[int, int]], target: int, *, lucky: bool
-) -> tuple[list[int], list]:
+) -> tuple[list[int], list[Meal]]:
     """Up to three rolls of five dice; a lucky roll matches a random reachable pair."""
     dice: list[int] = []
-    meals: list = []
+    meals: list[Meal] = []
     for _ in range(3):
         dice = [rng.randint(1, 6) for _ in range(5)]
         meals = meals_on_table(pairs, dice_counts(dice), target)

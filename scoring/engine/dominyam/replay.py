@@ -23,7 +23,6 @@ from scoring.engine.common import (
     run,
     show,
 )
-from scoring.engine.dominyam import errors as _errors  # noqa: F401  (registers the codes)
 from scoring.engine.dominyam.harvest import final_standings, solo_penalty
 from scoring.engine.dominyam.layout import (
     Layout,
@@ -41,7 +40,7 @@ from scoring.engine.dominyam.tiles import ALL, NAMES, PIPS, tile_index
 GAME = "dominyam"
 FIRST_TURN = 14
 MAX_PLAYERS = 8
-OPTIONS = {"target_bonus": "true or false"}
+OPTIONS = {"target_bonus": "true-or-false"}  # option -> vocabulary key of its values
 
 
 def replay(record: Any) -> dict[str, Any]:
@@ -55,7 +54,7 @@ def _play(record: Mapping[str, Any], moves: list[dict[str, Any]]) -> dict[str, A
     if record.get("summary") is not None:
         return play_summary(record, players)
     table = Table(read_layout(record.get("layout")), players, bonus)
-    for index, turn in enumerate(field(record, "turns", list, "a list of turns")):
+    for index, turn in enumerate(field(record, "turns", list, "list-of-turns")):
         moves.append(table.play(index, turn))
     if not table.over:
         return result(GAME, moves=moves, standings=[], finished=False)
@@ -71,7 +70,7 @@ def read_target_bonus(record: Mapping[str, Any]) -> bool:
     rules = read_rules(record)
     for option in rules:
         if option not in OPTIONS:
-            raise RecordError("bad-rules", None, option=show(option), expected="unknown option")
+            raise RecordError("bad-rules", None, option=show(option), expected="unknown-option")
     bonus = rules.get("target_bonus", False)
     if not isinstance(bonus, bool):
         raise RecordError(
@@ -100,7 +99,7 @@ class Table:
         if self.over:
             raise RecordError("move-after-end", index)
         if not isinstance(turn, Mapping):
-            raise RecordError("bad-move", index, expected="a turn object")
+            raise RecordError("bad-move", index, expected="dominyam-turn")
         seat = index % len(self.players)
         player = self._read_player(index, turn, seat)
         counts = dice_counts(_read_dice(index, turn))
@@ -149,10 +148,10 @@ class Table:
         """The two tiles eaten and the point die, once every meal rule holds."""
         eat = turn["eat"]
         if not isinstance(eat, list) or len(eat) != 2:
-            raise RecordError("bad-move", index, expected="eat: two tiles, or null")
+            raise RecordError("bad-move", index, expected="eat-two-tiles-or-null")
         a, b = (tile_index(name, move=index) for name in eat)
         if a == b:
-            raise RecordError("bad-move", index, expected="eat: two different tiles")
+            raise RecordError("bad-move", index, expected="eat-two-different-tiles")
         for tile in (a, b):
             if not self.remaining >> tile & 1:
                 raise RecordError("tile-eaten", index, tile=NAMES[tile])

@@ -21,9 +21,9 @@ GAME = "dominyam"
 def play_summary(record: Mapping[str, Any], players: list[str]) -> dict[str, Any]:
     summary = record["summary"]
     if record.get("turns") is not None:
-        raise _bad("a record gives turns or a summary, not both")
+        raise _bad("turns-or-summary")
     if not isinstance(summary, Mapping):
-        raise _bad("the summary must be an object with one entry per player")
+        raise _bad("summary-by-player")
     for name in summary:
         if name not in players:
             raise RecordError("bad-player", None, player=show(name))
@@ -32,11 +32,10 @@ def play_summary(record: Mapping[str, Any], players: list[str]) -> dict[str, Any
     for player in players:
         entry = summary.get(player)
         if not isinstance(entry, Mapping):
-            raise _bad(f"{player} has no entry with turn_points and tiles")
+            raise _bad("no-entry", player=player)
         harvest = _read_tiles(entry.get("tiles"), player)
         if harvest & taken:
-            twice = NAMES[next(bits(harvest & taken))]
-            raise _bad(f"{twice} is eaten twice")
+            raise _bad("eaten-twice", tile=NAMES[next(bits(harvest & taken))])
         taken |= harvest
         harvests.append(harvest)
         points.append(_read_points(entry.get("turn_points"), player))
@@ -51,30 +50,32 @@ def play_summary(record: Mapping[str, Any], players: list[str]) -> dict[str, Any
 
 def _read_tiles(value: Any, player: str) -> int:
     if not isinstance(value, list):
-        raise _bad(f"tiles of {player} must be a list of tiles")
+        raise _bad("tiles-not-a-list", player=player)
     harvest = 0
     for name in value:
         tile = tile_index(name)
         if harvest >> tile & 1:
-            raise _bad(f"{NAMES[tile]} is eaten twice")
+            raise _bad("eaten-twice", tile=NAMES[tile])
         harvest |= 1 << tile
     if len(value) % 2:
-        raise _bad(f"{player} has an odd number of tiles (tiles are eaten in pairs)")
+        raise _bad("odd-tiles", player=player)
     return harvest
 
 
 def _read_points(value: Any, player: str) -> int:
     if not is_int(value) or value < 0:
-        raise _bad(f"turn_points of {player} must be a whole number ≥ 0")
-    return value
+        raise _bad("bad-turn-points", player=player)
+    points: int = value
+    return points
 
 
 def _read_penalty(value: Any, harvest: int, solo: bool, player: str) -> int:
     expected = solo_penalty(harvest.bit_count()) if solo else 0
     if value is not None and (not is_int(value) or value != expected):
-        raise _bad(f"the penalty of {player} must be {expected}, not {show(value)}")
+        raise _bad("wrong-penalty", player=player, penalty=expected, given=show(value))
     return expected
 
 
-def _bad(reason: str) -> RecordError:
-    return RecordError("bad-summary", None, reason=reason)
+def _bad(reason: str, **params: Any) -> RecordError:
+    """``bad-summary``; ``reason`` is a vocabulary key over ``params``."""
+    return RecordError("bad-summary", None, reason=reason, **params)

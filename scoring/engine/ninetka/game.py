@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from scoring.engine.common import RecordError, register_errors
-from scoring.engine.grid import Cell, cell_name, move_player, parse_cell, shown, step
+from scoring.engine.common import RecordError
+from scoring.engine.common import show as shown
+from scoring.engine.grid import Cell, cell_name, move_player, parse_cell, step
 from scoring.engine.ninetka.board import (
     EDGE,
     EDGE_SET,
@@ -31,44 +32,7 @@ from scoring.engine.ninetka.board import (
 
 GAME = "9tka"
 KINDS = ("neutral", "place", "slide")  # the move kind of phases 1, 2, 3
-MOVE_SHAPE = 'an object {"player": ..., and one of "neutral", "place", "slide": "E5"}'
-
-register_errors(
-    {
-        "wrong-phase": {
-            "en": "a {kind} move is not allowed in phase {phase}, which takes {expected} moves",
-            "fr": "un coup {kind} n'est pas permis en phase {phase}, qui demande des coups {expected}",
-        },
-        "forbidden-cell": {
-            "en": "{cell} may not hold a neutral stone: they go on C3 to I9",
-            "fr": "{cell} ne peut pas recevoir de pierre neutre : elles vont de C3 à I9",
-        },
-        "section-taken": {
-            "en": "section {section} already holds its neutral stone, on {stone}",
-            "fr": "la section {section} a déjà sa pierre neutre, en {stone}",
-        },
-        "not-edge": {
-            "en": "{cell} is not an edge cell (the outer ring without its corners)",
-            "fr": "{cell} n'est pas une case du bord (l'anneau extérieur sans ses coins)",
-        },
-        "no-stone": {
-            "en": "there is no stone on {cell} (a stone that slid never moves again)",
-            "fr": "il n'y a pas de pierre en {cell} (une pierre qui a glissé ne bouge plus)",
-        },
-        "not-your-stone": {
-            "en": "the stone on {cell} belongs to {owner}",
-            "fr": "la pierre en {cell} appartient à {owner}",
-        },
-        "stone-blocked": {
-            "en": "the stone on {cell} is blocked: {next} is occupied",
-            "fr": "la pierre en {cell} est bloquée : {next} est occupée",
-        },
-        "bad-destination": {
-            "en": "the stone on {cell} stops on {to}, not on {given}",
-            "fr": "la pierre en {cell} s'arrête en {to}, pas en {given}",
-        },
-    }
-)
+MOVE_SHAPE = "9tka-move"  # the vocabulary key of a move's shape
 
 
 class Game:

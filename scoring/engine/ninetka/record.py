@@ -56,8 +56,13 @@ def _read_sections(summary: Mapping[str, Any], players: list[str]) -> list[int]:
     sections = [given[player] for player in players]
     if not all(is_int(n) and 0 <= n <= SECTIONS for n in sections):
         raise RecordError(
-            "bad-field", None, field="summary.sections", expected="whole numbers from 0 to 9"
+            "bad-field",
+            None,
+            field="summary.sections",
+            expected="whole-numbers-between",
+            low=0,
+            high=SECTIONS,
         )
     if sum(sections) > SECTIONS:
-        raise RecordError("bad-summary", None, reason="more than 9 sections in all")
+        raise RecordError("bad-summary", None, reason="sections-in-all", most=SECTIONS)
     return sections

@@ -1,8 +1,8 @@
 """Test helpers shared by the engine tests: replay checks and JSON fuzz strategies.
 
 * **well formed** — whatever the input, a replay object is valid or invalid, dumps
-  as JSON, and an invalid one names a registered error code renderable in every
-  language.
+  as JSON, and an invalid one names a code of the catalogue (``scoring.messages``)
+  with every parameter its template uses, and no words in its parameters.
 * **fuzz values** — arbitrary JSON (nested lists and objects, huge integers,
   floats) salted with a game's own words so that some draws come close to a record.
 """
@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from scoring.engine import available_games
 from scoring.engine import replay as dispatch
-from scoring.engine.common import ERRORS, render_error
+from scoring.messages import render, template_fields
 
 Replay = Callable[[Any], dict[str, Any]]
 Strategy = st.SearchStrategy[Any]
@@ -119,10 +119,18 @@ def assert_well_formed(out: dict[str, Any]) -> None:
     assert isinstance(out["valid"], bool)
     json.dumps(out)
     if not out["valid"]:
-        code = out["error"]["code"]
-        assert code in ERRORS
-        for lang in ("en", "fr"):
-            render_error(code, out["error"]["move"], out["error"]["params"], lang)
+        assert_renders(out["error"])
+
+
+def assert_renders(error: Mapping[str, Any]) -> str:
+    """The error's code and vocabulary keys are in the catalogue, its parameters give
+    every field their templates name, and it has no message (the edge adds it);
+    returns its English message."""
+    assert "message" not in error
+    code, params = error["code"], error["params"]
+    missing = template_fields(code, params) - set(params)
+    assert not missing, (code, params, missing)
+    return render(code, error["move"], params)
 
 
 def deeply_nested(leaf: Any, depth: int = 5000) -> Any:
@@ -170,5 +178,5 @@ def any_mutation_is_answered(
 
 
 def assert_board_engines_import_together() -> None:
-    """Importing every engine registers shared codes (cell-occupied, ...) without clash."""
+    """Every engine imports beside the others (they share codes such as cell-occupied)."""
     assert {"trimorp", "9tka"} <= set(available_games())

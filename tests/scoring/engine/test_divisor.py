@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from scoring.engine import replay as dispatch
-from scoring.engine.common import ERRORS
-from scoring.engine.divisor import errors, hand_size, random_record, read_divisor_rules, replay
+from scoring.engine.divisor import hand_size, random_record, read_divisor_rules, replay
+from scoring.messages import MESSAGES, with_message
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -238,14 +238,15 @@ def test_error_codes(code, record, move):
     assert out["standings"] == [] and len(out["moves"]) == (move or 0)
 
 
-def test_every_code_has_english_and_french():
-    for code in errors.ERRORS:
-        assert set(ERRORS[code]) == {"en", "fr"}
+def test_every_code_of_the_cases_is_in_the_catalogue():
+    for code, *_ in ERROR_CASES:
+        assert code in MESSAGES
 
 
 def test_error_message_numbers_the_move():
     out = replay(small(SMALL_OPEN[0], tile("ben", "6-4", "6-6", "side")))
-    assert out["error"]["message"] == "move 2: ben does not hold 6-4"
+    assert "message" not in out["error"]  # the edge renders it
+    assert with_message(out)["error"]["message"] == "move 2: ben does not hold 6-4"
 
 
 def test_penalty_draw_out_of_turn_uses_no_turn_and_scores_nothing():
