@@ -120,7 +120,7 @@ def test_redis_stopped_while_matches_are_submitted(tmp_path, organiser, club, mo
     env = service_env(database_url=subprocess_database_url(), broker_url=redis.url)
     # Celery reads CELERY_BROKER_URL from the environment before its own config
     monkeypatch.setenv("CELERY_BROKER_URL", redis.url)
-    client = Celery(broker=redis.url, backend=redis.url)
+    client = Celery(broker=redis.url, backend=redis.url, set_as_current=False)
     try:
         with (
             gunicorn(env, tmp_path / "gunicorn.log") as base,
