@@ -219,7 +219,6 @@ VOCABULARY: dict[str, str] = {
     "moves-or-summary": gettext_noop("either moves or a summary, not both"),
     "absent-beside-summary": gettext_noop("absent beside a summary"),
     "whole-number-from-0": gettext_noop("a whole number >= 0"),
-    "whole-number-from-1": gettext_noop("a whole number >= 1"),
     "whole-numbers-from-0": gettext_noop("whole numbers from 0"),
     "whole-number-between": gettext_noop("a whole number from {low} to {high}"),
     "whole-numbers-between": gettext_noop("whole numbers from {low} to {high}"),
