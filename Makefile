@@ -22,7 +22,7 @@ install: $(STAMP)
 run: install
 	DEBUG=1 $(PY) manage.py upgrade_legacy_layout
 	DEBUG=1 $(PY) manage.py migrate --noinput
-	DEBUG=1 $(PY) manage.py seed_demo
+	DEBUG=1 $(PY) manage.py seed_demo --if-empty
 	DEBUG=1 $(PY) manage.py runserver 127.0.0.1:8000
 
 ## make test: PostgreSQL + Redis + a real Celery worker, then the whole suite and the linters
@@ -35,7 +35,8 @@ test: install services
 lint: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
-	$(VENV)/bin/mypy scoring/engine ratings/engine
+	$(VENV)/bin/mypy
+	$(VENV)/bin/mypy --strict scoring/engine ratings/engine tournaments/engine federation/months.py
 	$(VENV)/bin/lint-imports
 	DJANGO_SETTINGS_MODULE=quotient.settings.test DATABASE_URL=$(TEST_DATABASE_URL) \
 	  $(PY) manage.py makemigrations --check --dry-run

@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
+from datetime import date, datetime
+from zoneinfo import ZoneInfo
+
 import numpy as np
+
+
+def last_closed_month(zone: str = "Europe/Berlin") -> date:
+    """The month before the current one (federation time): the list both benchmarks
+    publish, since the service refuses a month whose deadline has not passed."""
+    today = datetime.now(ZoneInfo(zone)).date()
+    return date(today.year - (today.month == 1), (today.month - 2) % 12 + 1, 1)
 
 
 def synthetic_tables(
@@ -31,3 +41,7 @@ def synthetic_tables(
     tie = rng.random(n_results) < 0.05  # the first two finishers share the rank
     ranks[tie] = np.where(ranks[tie] == 2, 1, ranks[tie])
     return size, seats, ranks
+
+
+if __name__ == "__main__":  # `make bench` runs every script here: nothing to measure
+    print("bench/synthetic.py: the federation generator of the month-close benchmarks")

@@ -1,11 +1,20 @@
-"""REST API for clubs and players (reads for everyone; writes for organisers)."""
+"""REST API for clubs and players (reads for everyone; writes for organisers).
+
+A player reads as ``{"handle", "name", "club", "country"}``, ``name`` being the public
+name (initials without consent). Registering one writes ``display_name`` (the full
+name) and ``public_name`` (the consent); the answer carries these two as well, under
+the names they were written with. ``?search=`` finds handles, and names where the
+player consented, whatever their case and accents.
+"""
 
 from __future__ import annotations
 
 import django_filters
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.db.models import Q
+from django_countries import countries
+from django_countries.serializer_fields import CountryField
+from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.response import Response
@@ -16,27 +25,64 @@ from federation.permissions import ReadOnlyOrFederationAdmin, ReadOnlyOrOrganise
 from federation.services import player_create
 
 
+class CountryCodeField(CountryField):
+    """An ISO 3166-1 country: its alpha-2, alpha-3 or numeric code in any case, stored
+    and shown as alpha-2 (``"fr"``, ``"FRA"`` and ``"250"`` are ``"FR"``). Names and
+    anything else (``"<>"``) are refused with a 400."""
+
+    def to_internal_value(self, data):
+        if data == "" and self.allow_blank:
+            return ""
+        code = countries.alpha2(data) if isinstance(data, str | int) else ""
+        if not code:
+            self.fail("invalid_choice", input=data)
+        return code
+
+
 class ClubSerializer(serializers.ModelSerializer):
+    country = CountryCodeField()
+
     class Meta:
         model = Club
         fields = ["slug", "name", "city", "country"]
 
 
 class PlayerSerializer(serializers.ModelSerializer):
+    """A player as everyone reads it (``name``: the public name)."""
+
     name = serializers.CharField(source="public_display_name", read_only=True)
-    club = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    club: serializers.SlugRelatedField = serializers.SlugRelatedField(
+        slug_field="slug", read_only=True
+    )
+    country = CountryCodeField(read_only=True)
 
     class Meta:
         model = Player
         fields = ["handle", "name", "club", "country"]
 
 
+class PlayerRegisteredSerializer(PlayerSerializer):
+    """A player just registered: as everyone reads it, with the fields written."""
+
+    class Meta(PlayerSerializer.Meta):
+        fields = [*PlayerSerializer.Meta.fields, "display_name", "public_name"]
+        read_only_fields = ["display_name", "public_name"]
+
+
 class PlayerCreateSerializer(serializers.Serializer):
     handle = serializers.CharField(max_length=40)
     display_name = serializers.CharField(max_length=120)
     club = serializers.SlugRelatedField(slug_field="slug", queryset=Club.objects.all())
-    country = serializers.CharField(max_length=2, required=False, allow_blank=True, default="")
+    country = CountryCodeField(required=False, allow_blank=True, default="")
     public_name = serializers.BooleanField(required=False, default=False)
+
+
+class ClubFilter(django_filters.FilterSet):
+    country = django_filters.CharFilter(field_name="country", lookup_expr="iexact")
+
+    class Meta:
+        model = Club
+        fields = ["country"]
 
 
 class ClubViewSet(viewsets.ModelViewSet):
@@ -46,7 +92,7 @@ class ClubViewSet(viewsets.ModelViewSet):
     serializer_class = ClubSerializer
     permission_classes = [ReadOnlyOrFederationAdmin]
     lookup_field = "slug"
-    filterset_fields = ["country"]
+    filterset_class = ClubFilter
 
     @idempotent
     def create(self, request, *args, **kwargs):
@@ -64,9 +110,7 @@ class PlayerFilter(django_filters.FilterSet):
 
     def filter_search(self, queryset, name, value):
         # Names without consent are not searchable: searching would reveal them.
-        return queryset.filter(
-            Q(handle__icontains=value) | Q(public_name=True, display_name__icontains=value)
-        )
+        return queryset.search(value)
 
 
 class PlayerViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
@@ -81,6 +125,7 @@ class PlayerViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     def get_serializer_class(self):
         return PlayerCreateSerializer if self.action == "create" else PlayerSerializer
 
+    @extend_schema(request=PlayerCreateSerializer, responses={201: PlayerRegisteredSerializer})
     @idempotent
     def create(self, request, *args, **kwargs):
         payload = PlayerCreateSerializer(data=request.data)
@@ -91,4 +136,4 @@ class PlayerViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
             raise PermissionDenied(str(exc)) from exc
         except DjangoValidationError as exc:
             raise ValidationError(exc.message_dict) from exc
-        return Response(PlayerSerializer(player).data, status=status.HTTP_201_CREATED)
+        return Response(PlayerRegisteredSerializer(player).data, status=status.HTTP_201_CREATED)

@@ -7,12 +7,14 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from federation.models import Player, handle_validator
+from federation.models import Club, Player, handle_validator
 from federation.permissions import organised_clubs
 
 
 class PlayerRegisterForm(forms.Form):
-    club = forms.ModelChoiceField(queryset=None, label=_("Club"), to_field_name="slug")
+    club: forms.ModelChoiceField[Club] = forms.ModelChoiceField(
+        queryset=Club.objects.none(), label=_("Club"), to_field_name="slug"
+    )
     handle = forms.CharField(
         label=_("Handle"),
         max_length=40,

@@ -11,16 +11,37 @@ on none of them.
 
 from __future__ import annotations
 
+import unicodedata
+
 from django.conf import settings
 from django.core.validators import RegexValidator
 from django.db import models
+from django.db.models import Q
 from django.db.models.functions import Lower
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
+from django_countries.fields import CountryField
 
 handle_validator = RegexValidator(
     r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$",
     _("A handle is 1–40 letters, digits, dots, dashes or underscores."),
 )
+
+
+#: letters that carry no accent to strip but are commonly typed without their stroke
+_PLAIN_LETTERS = str.maketrans(
+    {"ø": "o", "ł": "l", "đ": "d", "ð": "d", "þ": "th", "æ": "ae", "œ": "oe", "ı": "i"}
+)
+SEARCH_NAME_LENGTH = 360  # a name of 120 characters, each spelt out in up to 3 letters
+
+
+def search_key(text: str) -> str:
+    """``text`` as searches compare it: case folded, accents stripped, spaces collapsed,
+    control characters dropped (``"  Chloé  MÜLLER"`` -> ``"chloe muller"``). The same on
+    PostgreSQL and SQLite, since it is computed here and stored (``Player.search_name``)."""
+    folded = unicodedata.normalize("NFKD", text.casefold())
+    kept = (c for c in folded if not unicodedata.combining(c) and unicodedata.category(c)[0] != "C")
+    return " ".join("".join(kept).translate(_PLAIN_LETTERS).split())[:SEARCH_NAME_LENGTH]
 
 
 class Game(models.Model):
@@ -33,14 +54,20 @@ class Game(models.Model):
         verbose_name_plural = _("games")
 
     def __str__(self) -> str:
-        return self.name
+        return self.label
+
+    @property
+    def label(self) -> str:
+        """The game's name in the reader's language (the five names are in the message
+        catalogue, ``scoring/messages.py``; a name edited in the admin shows as typed)."""
+        return gettext(self.name)
 
 
 class Club(models.Model):
     name = models.CharField(_("name"), max_length=120)
     slug = models.SlugField(_("slug"), max_length=60, unique=True)
     city = models.CharField(_("city"), max_length=120, blank=True)
-    country = models.CharField(_("country"), max_length=2, help_text=_("ISO 3166 code, e.g. FR"))
+    country = CountryField(_("country"), help_text=_("ISO 3166 code, e.g. FR"))
 
     class Meta:
         ordering = ["name"]
@@ -49,6 +76,19 @@ class Club(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class PlayerQuerySet(models.QuerySet):
+    def search(self, text: str) -> PlayerQuerySet:
+        """Players whose handle or, where they consented (``public_name``), whose name
+        holds ``text``, whatever its case and accents ("chloe" finds "Chloé"). A name
+        without consent is not searched: a match would reveal it."""
+        key = search_key(text)
+        if not key:
+            return self.none()
+        return self.filter(
+            Q(handle__icontains=key) | Q(public_name=True, search_name__contains=key)
+        )
 
 
 class Player(models.Model):
@@ -64,13 +104,23 @@ class Player(models.Model):
         on_delete=models.SET_NULL,
         related_name="players",
     )
-    country = models.CharField(_("country"), max_length=2, blank=True)
+    country = CountryField(_("country"), blank=True)
     public_name = models.BooleanField(
         _("name may be shown publicly"),
         default=False,
         help_text=_("Without consent, public pages show the player's initials only."),
     )
+    search_name = models.CharField(
+        _("name as searched"),
+        max_length=SEARCH_NAME_LENGTH,
+        blank=True,
+        editable=False,
+        db_index=True,
+        help_text=_("The display name without case or accents; kept in step on save."),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = PlayerQuerySet.as_manager()
 
     class Meta:
         ordering = ["handle"]
@@ -82,6 +132,13 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return f"{self.display_name} ({self.handle})"
+
+    def save(self, *args, **kwargs) -> None:
+        self.search_name = search_key(self.display_name)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "display_name" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "search_name"}
+        super().save(*args, **kwargs)
 
     @property
     def public_display_name(self) -> str:

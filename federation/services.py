@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
@@ -15,7 +17,7 @@ def player_create(
     handle: str,
     display_name: str,
     club: Club | None,
-    country: str = "",
+    country: Any = "",
     public_name: bool = False,
     created_by=None,
 ) -> Player:
@@ -28,7 +30,7 @@ def player_create(
         handle=handle,
         display_name=display_name,
         club=club,
-        country=country.upper(),
+        country=str(country or "").upper(),  # a code, or a Country (another's country)
         public_name=public_name,
     )
     player.full_clean()

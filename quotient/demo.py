@@ -7,6 +7,7 @@ Everything goes through the same services as the API (``player_create``,
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
@@ -15,10 +16,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from federation.models import Club, Game, Membership, Player
-from federation.months import month_index
+from federation.months import first_day, month_index, previous_month
 from federation.services import player_create
 from ratings.models import RankingList
-from ratings.services import month_date, previous_month, ranking_publish
+from ratings.services import ranking_publish
 from scoring.engine import available_games, engine
 from scoring.errors import MatchRejected
 from scoring.models import Match
@@ -123,17 +124,30 @@ def ensure_demo_users() -> None:
         )
 
 
-def seed_demo(*, matches_per_game: int = 60, seed: int = 2026, today: date) -> dict[str, int]:
-    """Create the demo federation; returns how many matches each game received."""
+def seed_demo(
+    *,
+    matches_per_game: int = 60,
+    seed: int = 2026,
+    today: date,
+    progress: Callable[[str], None] = lambda line: None,
+) -> dict[str, int]:
+    """Create the demo federation; returns how many matches each game received.
+
+    ``progress`` is told what is happening (a line per game and every 20 matches), so
+    that ``make run`` does not look hung while it works."""
     rng = random.Random(seed)
     with transaction.atomic():
         players = ensure_clubs_and_players(rng)
         ensure_demo_users()
     clubs = list(Club.objects.filter(slug__in=[c[0] for c in CLUBS]))
     created: dict[str, int] = {}
-    for game in available_games():
+    games = available_games()
+    for number, game in enumerate(games, start=1):
         created[game] = 0
-        for _ in range(matches_per_game):
+        progress(f"[{number}/{len(games)}] {game}: recording {matches_per_game} demo matches…")
+        for done in range(matches_per_game):
+            if done and done % 20 == 0:
+                progress(f"      {game}: {done}/{matches_per_game}")
             record = _random_record(game, rng)
             seated = rng.sample(players, len(record["players"]))
             record = rename_players(
@@ -163,7 +177,7 @@ def publish_demo_rankings(*, today: date) -> int:
         if first is None:
             continue
         for index in range(month_index(first.played_on), last + 1):
-            month = month_date(index)
+            month = first_day(index)
             if not RankingList.objects.filter(game=game, month=month).exists():
                 ranking_publish(game=game, month=month)
                 published += 1

@@ -7,6 +7,7 @@ value (for secrets mounted as files).
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
@@ -50,6 +51,20 @@ def env_int(name: str, default: int) -> int:
         raise ImproperlyConfigured(f"{name}={value!r} is not an integer") from exc
 
 
+def env_json(name: str, default: dict) -> dict:
+    """A JSON object (e.g. '{"window": 18}'); ``default`` when unset or blank."""
+    value = env_str(name)
+    if value is None or value.strip() == "":
+        return default
+    try:
+        parsed = json.loads(value)
+    except json.JSONDecodeError as exc:
+        raise ImproperlyConfigured(f"{name}={value!r} is not valid JSON: {exc}") from exc
+    if not isinstance(parsed, dict):
+        raise ImproperlyConfigured(f"{name}={value!r} is not a JSON object")
+    return parsed
+
+
 def env_list(name: str, default: list[str]) -> list[str]:
     value = env_str(name)
     if value is None:
@@ -61,9 +76,14 @@ def database_from_url(url: str, *, base_dir: Path) -> dict:
     """A Django ``DATABASES`` entry from ``postgres://`` or ``sqlite:///`` URLs."""
     parts = urlsplit(url)
     if parts.scheme == "sqlite":
-        raw = unquote(parts.path)
-        # sqlite:///var/db.sqlite3 is relative to the project; sqlite:////abs is absolute
-        path = Path(raw[1:]) if raw.startswith("/") and not raw.startswith("//") else Path(raw[1:])
+        # the path is what follows "sqlite:///": sqlite:///var/db.sqlite3 is relative to
+        # the project, sqlite:////srv/db.sqlite3 absolute
+        raw = unquote(parts.path)[1:]
+        if parts.netloc or not raw:
+            raise ImproperlyConfigured(
+                f"DATABASE_URL {url!r}: use sqlite:///relative/path or sqlite:////absolute/path"
+            )
+        path = Path(raw)
         if not path.is_absolute():
             path = base_dir / path
         return {"ENGINE": "django.db.backends.sqlite3", "NAME": str(path)}
@@ -89,10 +109,11 @@ def require_secret_key() -> None:
     """Refuse to start a serving process without a secret key when DEBUG is off."""
     from django.conf import settings
 
-    # read the raw value: Django's own accessor refuses an empty key with a vaguer message
-    configured = settings._wrapped if settings.configured else None
-    if configured is None:
-        settings._setup()
-        configured = settings._wrapped
-    if not configured.DEBUG and not configured.SECRET_KEY:
+    if settings.DEBUG:
+        return
+    try:
+        key = settings.SECRET_KEY
+    except ImproperlyConfigured:  # Django's own refusal of an empty key, in vaguer words
+        key = ""
+    if not key:
         raise ImproperlyConfigured("SECRET_KEY (or SECRET_KEY_FILE) is required when DEBUG is off")

@@ -19,9 +19,12 @@ urlpatterns = [
     # the split view serves its start-up script as a file: no inline script (CSP)
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
     path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),
+    # the match page reads ratings too: served from here, before scoring's own URLs
+    path("matches/<int:pk>/", views.match_detail, name="match-detail"),
     path("", include("federation.urls")),
     path("", include("scoring.urls")),
     path("", include("ratings.urls")),
+    path("tournaments/", include("tournaments.urls")),
     path("players/<str:handle>/", views.player_detail, name="player-detail"),
 ]
 

@@ -1,12 +1,22 @@
-"""Pages that combine apps: the front page and a player's page."""
+"""Pages that combine apps: the front page, a player's page and a match's page."""
 
+from datetime import date
+from typing import Any
+
+from django.conf import settings
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
 
 from federation.models import Game, Player
-from ratings.selectors import player_history
-from scoring.models import Match
+from federation.months import month_index, month_label, parse_month, previous_month
+from quotient.charts import ChartWords, MonthPoint, ranking_chart
+from ratings.models import RankingEntry, RankingList
+from ratings.selectors import entry_results, latest_months, player_history
+from scoring import views as scoring_views
+from scoring.models import Match, MatchEvent
 from scoring.selectors import match_list
 
 
@@ -21,13 +31,125 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 def player_detail(request: HttpRequest, handle: str) -> HttpResponse:
-    """A player's public page: their matches and their world-ranking history (it
-    combines scoring and ratings, so it lives here, above both)."""
+    """A player's public page: per game a headline (the latest number, rank and
+    movement), a chart of number and rank by month and the months' table; "why my
+    number changed" for one game and month (``?game=&month=``); their matches. It
+    combines scoring and ratings, so it lives here, above both."""
     player = get_object_or_404(Player.objects.select_related("club"), handle__iexact=handle)
     page = Paginator(match_list(player=player.handle), 25).get_page(request.GET.get("page"))
-    history = player_history(player_id=player.pk)[:60]
-    return render(
-        request,
-        "players/detail.html",
-        {"player": player, "page": page, "history": history},
+    games = ranking_sections(player)
+    context = {"player": player, "page": page, "games": games, "why": why_changed(request, games)}
+    return render(request, "players/detail.html", context)
+
+
+def ranking_sections(player: Player) -> list[dict[str, Any]]:
+    """Per game the player was ever listed in (by key): the entries newest first, the
+    newest one, whether it is in the game's latest list, its number change since the
+    month before, and the chart."""
+    latest = latest_months()
+    by_game: dict[int, list[RankingEntry]] = {}
+    for entry in player_history(player_id=player.pk):
+        by_game.setdefault(entry.ranking.game_id, []).append(entry)
+    sections = []
+    for entries in by_game.values():
+        newest, game = entries[0], entries[0].ranking.game
+        before = _month_before(entries, newest)
+        sections.append(
+            {
+                "game": game,
+                "entries": entries,
+                "newest": newest,
+                "current": newest.ranking.month == latest.get(game.pk),
+                "latest_month": latest.get(game.pk),
+                "change": newest.fladub - before.fladub if before else None,
+                "chart": mark_safe(_chart(game, entries)),  # escaped by quotient.charts
+            }
+        )
+    return sections
+
+
+def _month_before(entries: list[RankingEntry], entry: RankingEntry) -> RankingEntry | None:
+    """The entry of the month before ``entry``'s in ``entries`` (one game's)."""
+    wanted = previous_month(entry.ranking.month)
+    return next((e for e in entries if e.ranking.month == wanted), None)
+
+
+def _chart(game: Game, entries: list[RankingEntry]) -> str:
+    points = [MonthPoint(month_index(e.ranking.month), e.fladub, e.rank) for e in entries[::-1]]
+    ranks = [p.rank for p in points if p.rank is not None]
+    facts = {
+        "first": points[0].number,
+        "first_month": month_label(entries[-1].ranking.month),
+        "last": points[-1].number,
+        "last_month": month_label(entries[0].ranking.month),
+    }
+    description = _("From %(first)s in %(first_month)s to %(last)s in %(last_month)s.") % facts
+    if ranks:
+        description += " " + _("Best rank: %(best)s.") % {"best": min(ranks)}
+    words = ChartWords(
+        title=_("%(game)s: ranking number and rank by month") % {"game": game.label},
+        description=description,
+        number=_("Ranking number"),
+        rank=_("Rank"),
     )
+    return ranking_chart(points, words, ident=f"chart-{game.key}")
+
+
+def why_changed(request: HttpRequest, sections: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """Why my number changed: the results one entry counted, each with its age and
+    weight, beside the number of the month before. The entry is ``?game=&month=``'s,
+    or the most recent of the player's."""
+    entries = [entry for section in sections for entry in section["entries"]]
+    if not entries:
+        return None
+    game, month = request.GET.get("game"), request.GET.get("month")
+    if game or month:
+        wanted = (game, parse_month(month))
+        entry = next((e for e in entries if (e.ranking.game.key, e.ranking.month) == wanted), None)
+        if entry is None:
+            return {"missing": True, "game": game, "month": month}
+    else:
+        entry = max(entries, key=lambda e: (e.ranking.month, -e.ranking.game_id))
+    results = entry_results(entry)
+    section = next(s for s in sections if s["game"].pk == entry.ranking.game_id)
+    before = _month_before(section["entries"], entry)
+    return {
+        "entry": entry,
+        "previous": before,
+        "change": entry.fladub - before.fladub if before else None,
+        "results": results,
+        "total_weight": sum(r.weight for r in results),
+        "as_published": len(results) == entry.results_counted,
+    }
+
+
+def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """A match's page (scoring's), with the published ranking lists it counted in: it
+    reads ratings, so it lives here, above both."""
+    return scoring_views.match_page(request, pk, extra=counted_in)
+
+
+def counted_in(match: Match) -> dict[str, Any]:
+    """The published lists that counted ``match``, each with the version it counted.
+
+    A list of month M counts a result from its counted month while its age is under
+    the window (M < played month + window); a published list never changes, so each
+    one counted the version the match had when it was published, and none counted it
+    once it was withdrawn.
+    """
+    if match.counted_month is None:
+        return {"counted_in": []}
+    window = int(getattr(settings, "RANKING_PARAMS", {}).get("window", 12))
+    last = month_index(match.played_on) + window - 1
+    lists = RankingList.objects.filter(
+        game_id=match.game_id,
+        month__gte=match.counted_month,
+        month__lte=date(last // 12, last % 12 + 1, 1),
+    ).order_by("month", "revision")
+    events = list(match.events.order_by("at", "id"))
+    rows = []
+    for ranking in lists:
+        then = [event for event in events if event.at <= ranking.published_at]
+        if then and then[-1].action != MatchEvent.Action.WITHDRAWN:
+            rows.append({"ranking": ranking, "version": then[-1].version})
+    return {"counted_in": rows}

@@ -1,184 +1,449 @@
 """REST API of the world ranking (read-only).
 
-``GET /api/v1/rankings/{game}/{YYYY-MM}/`` -> ``{"game", "month", "revision",
-"published_at", "inputs_hash", "parameters", "entries": [...], "provisional": [...]}``;
-entries are paginated with ``?page=`` (provisional ones with ``?provisional_page=``),
-the page links beside them.
+``GET /api/v1/rankings/`` lists the games, each with its published months (paginated
+as the rest of the API). ``GET /api/v1/rankings/{game}/{YYYY-MM}/`` -> ``{"game",
+"month", "revision", "published_at", "inputs_hash", "parameters", "engine_version",
+"entries": [...], "entries_page": {...}, "provisional": [...], "provisional_page":
+{...}}``; entries are paginated with ``?page=`` (provisional ones with
+``?provisional_page=``) and ``?page_size=`` (100, at most 500), each page's links
+beside it. The same list with ``?format=csv`` is the whole list as ``text/csv``
+(``rank,player,name,club,country,fladub,mu,sigma,results_counted,movement``; ranked
+players by position, then provisional ones without a rank). ``GET
+/api/v1/rankings/{game}/`` lists the published months, ``GET
+/api/v1/players/{handle}/history/`` a player's entries, paginated as the rest of the
+API, and ``GET /api/v1/players/{handle}/rankings/{game}/{YYYY-MM}/`` -> ``{"fladub",
+"rank", "results": [{"match", "played_on", "age", "weight"}]}`` the results the
+player's number of that list counted.
 """
 
 from __future__ import annotations
 
-from django.core.paginator import EmptyPage, Paginator
+import csv
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, date
+
+from django.http import StreamingHttpResponse
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
-from rest_framework import serializers
-from rest_framework.decorators import api_view
+from django.urls import reverse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
+from rest_framework import generics, serializers
 from rest_framework.exceptions import NotFound, ValidationError
+from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.utils.urls import replace_query_param
+from rest_framework.views import APIView
 
 from federation.models import Game, Player
+from federation.months import month_label, parse_month
 from quotient.pagination import Pagination
 from ratings.models import RankingEntry, RankingList
-from ratings.selectors import player_history, ranking_entries, ranking_get, ranking_months
-from scoring.selectors import parse_month
-
-PAGE_SIZE = 100
-MAX_PAGE_SIZE = 500
-
-
-def entry_row(entry: RankingEntry, *, ranked: bool = True) -> dict:
-    row = {
-        "rank": entry.rank,
-        "player": entry.player.handle,
-        "name": entry.player.public_display_name,
-        "fladub": entry.fladub,
-        "mu": entry.mu,
-        "sigma": entry.sigma,
-        "results_counted": entry.results_counted,
-        "movement": entry.movement,
-    }
-    if not ranked:
-        del row["rank"]
-    return row
-
-
-def _page_number(request: Request, name: str) -> int:
-    raw = request.query_params.get(name, "1")
-    if not raw.isdigit() or int(raw) < 1:
-        raise ValidationError({name: "a page number from 1"})
-    return int(raw)
-
-
-def _page_size(request: Request) -> int:
-    raw = request.query_params.get("page_size", str(PAGE_SIZE))
-    if not raw.isdigit() or int(raw) < 1:
-        raise ValidationError({"page_size": "a positive number"})
-    return min(int(raw), MAX_PAGE_SIZE)
-
-
-def _paged(request: Request, queryset, param: str, *, ranked: bool) -> tuple[list, dict]:
-    paginator = Paginator(queryset, _page_size(request))
-    number = _page_number(request, param)
-    try:
-        page = paginator.page(number)
-    except EmptyPage as exc:
-        raise NotFound(f"{param} {number} does not exist") from exc
-    url = request.build_absolute_uri()
-    from rest_framework.utils.urls import replace_query_param
-
-    links = {
-        "count": paginator.count,
-        "next": replace_query_param(url, param, number + 1) if page.has_next() else None,
-        "previous": replace_query_param(url, param, number - 1) if page.has_previous() else None,
-    }
-    return [entry_row(e, ranked=ranked) for e in page.object_list], links
-
-
-def _month_label(ranking: RankingList) -> str:
-    return ranking.month.strftime("%Y-%m")
-
-
-@extend_schema(
-    operation_id="rankings_month_retrieve",
-    parameters=[
-        OpenApiParameter("page", int),
-        OpenApiParameter("provisional_page", int),
-        OpenApiParameter("page_size", int),
-        OpenApiParameter("revision", int),
-    ],
-    responses=inline_serializer(
-        "RankingList",
-        {
-            "game": serializers.CharField(),
-            "month": serializers.CharField(),
-            "revision": serializers.IntegerField(),
-            "published_at": serializers.DateTimeField(),
-            "inputs_hash": serializers.CharField(),
-            "parameters": serializers.JSONField(),
-            "entries": serializers.ListField(child=serializers.JSONField()),
-            "provisional": serializers.ListField(child=serializers.JSONField()),
-        },
-    ),
+from ratings.selectors import (
+    GameMonths,
+    entry_results,
+    player_entry,
+    player_history,
+    ranking_entries,
+    ranking_games,
+    ranking_get,
+    ranking_months,
+    ranking_rows,
 )
-@api_view(["GET"])
-def ranking_detail(request: Request, game: str, month: str) -> Response:
-    """One published list: ranked entries and provisional players, paginated."""
-    first_day = parse_month(month)
+
+MONTH_FORMAT = "Use YYYY-MM, e.g. 2026-11."
+
+
+class MonthField(serializers.CharField):
+    """A month (stored as its first day) as ``YYYY-MM``."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(read_only=True, **kwargs)
+
+    def to_representation(self, value) -> str:
+        return month_label(value)
+
+
+class PublishedAtField(serializers.DateTimeField):
+    """In UTC (``...Z``), as the API has always written it."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(default_timezone=UTC, read_only=True, **kwargs)
+
+
+class RankingEntrySerializer(serializers.ModelSerializer):
+    """A ranked player of a list (movement: places gained since last month; null: new)."""
+
+    player = serializers.CharField(source="player.handle", read_only=True)
+    name = serializers.CharField(source="player.public_display_name", read_only=True)
+
+    class Meta:
+        model = RankingEntry
+        fields = ["rank", "player", "name", "fladub", "mu", "sigma", "results_counted", "movement"]
+        read_only_fields = ["rank", "fladub", "mu", "sigma", "results_counted", "movement"]
+
+
+class ProvisionalEntrySerializer(RankingEntrySerializer):
+    """A listed player with too few results to be ranked (no rank)."""
+
+    class Meta(RankingEntrySerializer.Meta):
+        fields = [f for f in RankingEntrySerializer.Meta.fields if f != "rank"]
+
+
+class PageLinksSerializer(serializers.Serializer):
+    count = serializers.IntegerField()
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+
+
+@dataclass(frozen=True)
+class RankingPage:
+    """A published list with one page of its ranked entries and one of its provisional."""
+
+    ranking: RankingList
+    entries: list[RankingEntry]
+    entries_page: dict
+    provisional: list[RankingEntry]
+    provisional_page: dict
+
+
+class RankingListSerializer(serializers.Serializer):
+    """A published list and one page of each of its two parts."""
+
+    game = serializers.CharField(source="ranking.game.key")
+    month = MonthField(source="ranking.month")
+    revision = serializers.IntegerField(source="ranking.revision")
+    published_at = PublishedAtField(source="ranking.published_at")
+    inputs_hash = serializers.CharField(source="ranking.inputs_hash")
+    parameters = serializers.JSONField(source="ranking.parameters")
+    engine_version = serializers.CharField(source="ranking.engine_version")
+    entries = RankingEntrySerializer(many=True)
+    entries_page = PageLinksSerializer()
+    provisional = ProvisionalEntrySerializer(many=True)
+    provisional_page = PageLinksSerializer()
+
+
+class EntryPagination(Pagination):
+    """One of a list's two paginations: ``?page=`` for the ranked entries,
+    ``?provisional_page=`` for the provisional ones, ``?page_size=`` for both. A
+    malformed number is a 400, a page past the end a 404."""
+
+    page_size = 100
+    max_page_size = 500
+
+    def __init__(self, page_query_param: str) -> None:
+        self.page_query_param = page_query_param
+        self.invalid_page_message = f"{page_query_param} {{page_number}} does not exist"
+
+    def get_page_size(self, request: Request) -> int:
+        raw = request.query_params.get(self.page_size_query_param, str(self.page_size))
+        if not _positive(raw):
+            raise ValidationError({self.page_size_query_param: "a positive number"})
+        return min(int(raw), self.max_page_size)
+
+    def get_page_number(self, request: Request, paginator) -> int:
+        raw = request.query_params.get(self.page_query_param, "1")
+        if not _positive(raw):
+            raise ValidationError({self.page_query_param: "a page number from 1"})
+        return int(raw)
+
+    def get_previous_link(self) -> str | None:
+        """The previous page's link, ``page=1`` written out (the base class drops it)."""
+        if self.page is None or self.request is None or not self.page.has_previous():
+            return None
+        url = self.request.build_absolute_uri()
+        return replace_query_param(url, self.page_query_param, self.page.previous_page_number())
+
+    def paginate(self, queryset, request: Request) -> tuple[list[RankingEntry], dict]:
+        """One page of ``queryset`` and its links (``count``, ``next``, ``previous``)."""
+        rows: list[RankingEntry] = self.paginate_queryset(queryset, request) or []
+        count = self.page.paginator.count if self.page is not None else len(rows)
+        return rows, {
+            "count": count,
+            "next": self.get_next_link(),
+            "previous": self.get_previous_link(),
+        }
+
+
+def _positive(raw: str) -> bool:
+    return raw.isascii() and raw.isdigit() and int(raw) >= 1
+
+
+def _month(text: str) -> date:
+    first_day = parse_month(text)
     if first_day is None:
-        raise ValidationError({"month": "Use YYYY-MM, e.g. 2026-11."})
-    revision = request.query_params.get("revision")
-    if revision is not None and not revision.isdigit():
-        raise ValidationError({"revision": "a revision number"})
-    ranking = ranking_get(game=game, month=first_day, revision=int(revision) if revision else None)
-    if ranking is None:
-        raise NotFound(f"no published {game} ranking for {month}")
-    entries, entry_links = _paged(
-        request, ranking_entries(ranking, provisional=False), "page", ranked=True
-    )
-    provisional, provisional_links = _paged(
-        request, ranking_entries(ranking, provisional=True), "provisional_page", ranked=False
-    )
-    return Response(
-        {
-            "game": ranking.game.key,
-            "month": _month_label(ranking),
-            "revision": ranking.revision,
-            "published_at": ranking.published_at,
-            "inputs_hash": ranking.inputs_hash,
-            "parameters": ranking.parameters,
-            "engine_version": ranking.engine_version,
-            "entries": entries,
-            "entries_page": entry_links,
-            "provisional": provisional,
-            "provisional_page": provisional_links,
-        }
-    )
+        raise ValidationError({"month": MONTH_FORMAT})
+    return first_day
 
 
-@extend_schema(
-    operation_id="rankings_months_list",
-    responses=inline_serializer("RankingMonth", {"month": serializers.CharField()}),
-)
-@api_view(["GET"])
-def ranking_month_list(request: Request, game: str) -> Response:
+class CSVRenderer(BaseRenderer):
+    """Lets ``?format=csv`` (or ``Accept: text/csv``) through content negotiation: the
+    list itself is streamed by the view, and errors are answered in JSON."""
+
+    media_type = "text/csv"
+    format = "csv"
+    charset = "utf-8"
+
+    def render(self, data, accepted_media_type=None, renderer_context=None):
+        return JSONRenderer().render(data)  # not reached: see RankingDetail.finalize_response
+
+
+CSV_HEADER = [
+    "rank",
+    "player",
+    "name",
+    "club",
+    "country",
+    "fladub",
+    "mu",
+    "sigma",
+    "results_counted",
+    "movement",
+]
+
+
+class _Lines:
+    """A file-like object whose ``write`` hands the line back (csv.writer, streamed)."""
+
+    def write(self, line: str) -> str:
+        return line
+
+
+def _cell(text: str) -> str:
+    """A name as a spreadsheet will not run it: one starting like a formula (=, +, -,
+    @, tab, CR) is prefixed with an apostrophe."""
+    return f"'{text}" if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+def _csv_lines(ranking: RankingList) -> Iterator[str]:
+    writer = csv.writer(_Lines())
+    yield writer.writerow(CSV_HEADER)
+    for entry in ranking_rows(ranking):
+        player = entry.player
+        yield writer.writerow(
+            [
+                "" if entry.rank is None else entry.rank,
+                player.handle,
+                _cell(player.public_display_name),
+                player.club.slug if player.club else "",
+                str(player.country),  # its code, or ""
+                entry.fladub,
+                repr(entry.mu),
+                repr(entry.sigma),
+                entry.results_counted,
+                "" if entry.movement is None else entry.movement,
+            ]
+        )
+
+
+def ranking_csv(ranking: RankingList) -> StreamingHttpResponse:
+    """The whole list as CSV, streamed (UTF-8, CRLF line ends as RFC 4180 has them)."""
+    response = StreamingHttpResponse(_csv_lines(ranking), content_type="text/csv; charset=utf-8")
+    name = f"ranking-{ranking.game.key}-{month_label(ranking.month)}-r{ranking.revision}.csv"
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+class RankingDetail(APIView):
+    """One published list: ranked entries and provisional players, paginated; or, with
+    ``?format=csv``, the whole list as CSV."""
+
+    renderer_classes = [*APIView.renderer_classes, CSVRenderer]
+
+    @extend_schema(
+        operation_id="rankings_month_retrieve",
+        parameters=[
+            OpenApiParameter("page", int),
+            OpenApiParameter("provisional_page", int),
+            OpenApiParameter("page_size", int),
+            OpenApiParameter("revision", int),
+            OpenApiParameter(
+                "format",
+                str,
+                enum=["json", "csv"],
+                description="csv: the whole list, provisional players last without a rank",
+            ),
+        ],
+        responses={
+            (200, "application/json"): RankingListSerializer,
+            (200, "text/csv"): OpenApiTypes.STR,
+        },
+    )
+    def get(self, request: Request, game: str, month: str):
+        first_day = _month(month)
+        revision = request.query_params.get("revision")
+        if revision is not None and not (revision.isascii() and revision.isdigit()):
+            raise ValidationError({"revision": "a revision number"})
+        ranking = ranking_get(
+            game=game, month=first_day, revision=int(revision) if revision else None
+        )
+        if ranking is None:
+            raise NotFound(f"no published {game} ranking for {month}")
+        if request.accepted_renderer.format == "csv":
+            return ranking_csv(ranking)
+        entries, entries_page = EntryPagination("page").paginate(
+            ranking_entries(ranking, provisional=False), request
+        )
+        provisional, provisional_page = EntryPagination("provisional_page").paginate(
+            ranking_entries(ranking, provisional=True), request
+        )
+        page = RankingPage(ranking, entries, entries_page, provisional, provisional_page)
+        return Response(RankingListSerializer(page).data)
+
+    def finalize_response(self, request, response, *args, **kwargs):
+        accepted = getattr(request, "accepted_renderer", None)  # none: negotiation failed
+        if isinstance(response, Response) and getattr(accepted, "format", None) == "csv":
+            # an error asked for as CSV is answered as every other error: in JSON
+            request.accepted_renderer, request.accepted_media_type = (
+                JSONRenderer(),
+                JSONRenderer.media_type,
+            )
+        return super().finalize_response(request, response, *args, **kwargs)
+
+
+class RankingMonthSerializer(serializers.ModelSerializer):
+    """A published month (its latest revision)."""
+
+    month = MonthField()
+    published_at = PublishedAtField()
+    url = serializers.SerializerMethodField()
+
+    class Meta:
+        model = RankingList
+        fields = ["month", "revision", "published_at", "results_counted", "url"]
+        read_only_fields = ["revision", "results_counted"]
+
+    def get_url(self, ranking: RankingList) -> str:
+        path = reverse("api-ranking-detail", args=[ranking.game.key, month_label(ranking.month)])
+        return self.context["request"].build_absolute_uri(path)
+
+
+class RankingMonthList(generics.ListAPIView):
     """The published months of a game (latest revision of each), newest first."""
-    get_object_or_404(Game, key=game)
-    paginator = Pagination()
-    page = paginator.paginate_queryset(ranking_months(game=game), request)
-    rows = [
-        {
-            "month": _month_label(r),
-            "revision": r.revision,
-            "published_at": r.published_at,
-            "results_counted": r.results_counted,
-            "url": request.build_absolute_uri(f"/api/v1/rankings/{game}/{_month_label(r)}/"),
-        }
-        for r in page
-    ]
-    return paginator.get_paginated_response(rows)
+
+    serializer_class = RankingMonthSerializer
+    queryset = RankingList.objects.none()  # the model; get_queryset reads the game first
+
+    def get_queryset(self):
+        get_object_or_404(Game, key=self.kwargs["game"])
+        return ranking_months(game=self.kwargs["game"])
+
+    @extend_schema(operation_id="rankings_months_list")
+    def get(self, request, *args, **kwargs):
+        return super().get(request, *args, **kwargs)
 
 
-@extend_schema(
-    operation_id="players_history_list",
-    responses=inline_serializer("PlayerHistory", {"game": serializers.CharField()}),
-)
-@api_view(["GET"])
-def player_history_view(request: Request, handle: str) -> Response:
+class PlayerHistorySerializer(serializers.ModelSerializer):
+    """A player's entry in one month's list of one game."""
+
+    game = serializers.CharField(source="ranking.game.key", read_only=True)
+    month = MonthField(source="ranking.month")
+
+    class Meta:
+        model = RankingEntry
+        fields = ["game", "month", "rank", "fladub", "provisional", "results_counted", "movement"]
+        read_only_fields = ["rank", "fladub", "provisional", "results_counted", "movement"]
+
+
+class PlayerHistory(generics.ListAPIView):
     """The player's ranking number and rank per month per game."""
-    player = get_object_or_404(Player, handle__iexact=handle)
-    paginator = Pagination()
-    page = paginator.paginate_queryset(player_history(player_id=player.pk), request)
-    rows = [
-        {
-            "game": e.ranking.game.key,
-            "month": _month_label(e.ranking),
-            "rank": e.rank,
-            "fladub": e.fladub,
-            "provisional": e.provisional,
-            "results_counted": e.results_counted,
-            "movement": e.movement,
-        }
-        for e in page
-    ]
-    return paginator.get_paginated_response(rows)
+
+    serializer_class = PlayerHistorySerializer
+    queryset = RankingEntry.objects.none()  # the model; get_queryset reads the player first
+
+    def get_queryset(self):
+        player = get_object_or_404(Player, handle__iexact=self.kwargs["handle"])
+        return player_history(player_id=player.pk)
+
+    @extend_schema(operation_id="players_history_list")
+    def get(self, request, *args, **kwargs):
+        return super().get(request, *args, **kwargs)
+
+
+class GameMonthSerializer(serializers.Serializer):
+    month = serializers.CharField()
+    revision = serializers.IntegerField()
+    url = serializers.URLField()
+
+
+class RankingGameSerializer(serializers.Serializer):
+    """A game and its published months (latest revision of each), newest first."""
+
+    game = serializers.CharField(source="game.key")
+    name = serializers.CharField(source="game.label")
+    url = serializers.SerializerMethodField()
+    months = serializers.SerializerMethodField()
+
+    def _url(self, name: str, *args: str) -> str:
+        return self.context["request"].build_absolute_uri(reverse(name, args=args))
+
+    def get_url(self, row: GameMonths) -> str:
+        return self._url("api-ranking-months", row.game.key)
+
+    @extend_schema_field(GameMonthSerializer(many=True))
+    def get_months(self, row: GameMonths) -> list[dict]:
+        return [
+            {
+                "month": month_label(ranking.month),
+                "revision": ranking.revision,
+                "url": self._url("api-ranking-detail", row.game.key, month_label(ranking.month)),
+            }
+            for ranking in row.months
+        ]
+
+
+class RankingIndex(generics.ListAPIView):
+    """The games and their published months."""
+
+    serializer_class = RankingGameSerializer
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):  # the schema reads a model, not rows
+            return Game.objects.none()
+        return ranking_games()
+
+    @extend_schema(operation_id="rankings_games_list")
+    def get(self, request, *args, **kwargs):
+        return super().get(request, *args, **kwargs)
+
+
+class CountedResultSerializer(serializers.Serializer):
+    """A result the number counted: its match, play date, age (months since its play
+    month) and weight in the list."""
+
+    match = serializers.IntegerField(source="match_id")
+    played_on = serializers.DateField()
+    age = serializers.IntegerField()
+    weight = serializers.FloatField()
+
+
+class PlayerRankingSerializer(serializers.Serializer):
+    """A player's number in one list (rank null: provisional) and what it counted."""
+
+    fladub = serializers.IntegerField()
+    rank = serializers.IntegerField(allow_null=True)
+    results = CountedResultSerializer(many=True)
+
+
+class PlayerRanking(APIView):
+    """Why the player's number is what it is: every result it counted, newest first."""
+
+    @extend_schema(operation_id="players_rankings_retrieve", responses=PlayerRankingSerializer)
+    def get(self, request: Request, handle: str, game: str, month: str) -> Response:
+        player = get_object_or_404(Player, handle__iexact=handle)
+        first_day = _month(month)
+        entry = player_entry(player=player, game=game, month=first_day)
+        if entry is None:
+            if ranking_get(game=game, month=first_day) is None:
+                raise NotFound(f"no published {game} ranking for {month}")
+            raise NotFound(f"{player.handle} is not in the {game} ranking of {month}")
+        body = {"fladub": entry.fladub, "rank": entry.rank, "results": entry_results(entry)}
+        return Response(PlayerRankingSerializer(body).data)
+
+
+ranking_index = RankingIndex.as_view()
+ranking_detail = RankingDetail.as_view()
+ranking_month_list = RankingMonthList.as_view()
+player_history_view = PlayerHistory.as_view()
+player_ranking_view = PlayerRanking.as_view()

@@ -5,3 +5,6 @@ from django.utils.translation import gettext_lazy as _
 class RatingsConfig(AppConfig):
     name = "ratings"
     verbose_name = _("World ranking")
+
+    def ready(self) -> None:
+        from ratings import checks  # noqa: F401 - registers the settings check

@@ -1,12 +1,26 @@
-"""Reads of published ranking lists."""
+"""Reads of published ranking lists, and of the results a player's entry counted.
+
+The *counted results* of an entry are the player's results that carry weight in the
+list: finished, not withdrawn, with at least two ranked seats, counting in the list's
+month or earlier and played within its window (``ratings.storage.month_results`` reads
+the same ones for the whole list). They are read as the matches stand now: a
+published list never changes, but a match corrected or withdrawn since its
+publication shows as it is now.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from dataclasses import dataclass
 from datetime import date
 
-from django.db.models import F, OuterRef, QuerySet, Subquery
+from django.db.models import F, Max, OuterRef, Prefetch, QuerySet, Subquery
 
+from federation.models import Club, Game, Player
+from federation.months import age, first_day, month_index
+from ratings.engine.params import Params, weight
 from ratings.models import RankingEntry, RankingList
+from scoring.models import Match, MatchSeat, Status
 
 
 def ranking_get(*, game: str, month: date, revision: int | None = None) -> RankingList | None:
@@ -17,26 +31,83 @@ def ranking_get(*, game: str, month: date, revision: int | None = None) -> Ranki
     return lists.order_by("-revision").first()
 
 
-def ranking_months(*, game: str) -> QuerySet[RankingList]:
-    """The latest revision of every published month of ``game``, newest first."""
+def _latest_revisions() -> QuerySet[RankingList]:
+    """The latest revision of every published (game, month)."""
     latest = (
-        RankingList.objects.filter(game__key=game, month=OuterRef("month"))
+        RankingList.objects.filter(game=OuterRef("game"), month=OuterRef("month"))
         .order_by("-revision")
         .values("pk")[:1]
     )
-    return (
-        RankingList.objects.filter(game__key=game, pk=Subquery(latest))
-        .select_related("game")
-        .order_by("-month")
-    )
+    return RankingList.objects.filter(pk=Subquery(latest)).select_related("game")
+
+
+def ranking_months(*, game: str) -> QuerySet[RankingList]:
+    """The latest revision of every published month of ``game``, newest first."""
+    return _latest_revisions().filter(game__key=game).order_by("-month")
+
+
+@dataclass(frozen=True)
+class GameMonths:
+    """A game and the latest revision of each of its published months, newest first."""
+
+    game: Game
+    months: list[RankingList]
+
+
+def ranking_games() -> list[GameMonths]:
+    """Every game, by key, with its published months (two queries)."""
+    months: dict[int, list[RankingList]] = {}
+    for ranking in _latest_revisions().order_by("-month"):
+        months.setdefault(ranking.game_id, []).append(ranking)
+    return [GameMonths(game, months.get(game.pk, [])) for game in Game.objects.order_by("key")]
+
+
+def latest_months() -> dict[int, date]:
+    """game id -> the month of its latest published list."""
+    rows = RankingList.objects.values("game_id").annotate(last=Max("month")).order_by()
+    return {row["game_id"]: row["last"] for row in rows}
 
 
 def ranking_entries(ranking: RankingList, *, provisional: bool) -> QuerySet[RankingEntry]:
     return (
         ranking.entries.filter(provisional=provisional)
-        .select_related("player")
+        .select_related("player__club")
         .order_by("position")
     )
+
+
+def ranking_filter(
+    entries: QuerySet[RankingEntry], *, club: str = "", country: str = "", name: str = ""
+) -> QuerySet[RankingEntry]:
+    """Entries of players of ``club`` (a slug), of ``country`` (a code), whose handle or
+    consented name holds ``name`` (case and accents ignored); empty: no filter."""
+    if club:
+        entries = entries.filter(player__club__slug=club)
+    if country:
+        entries = entries.filter(player__country=country.upper())
+    if name:
+        entries = entries.filter(player__in=Player.objects.search(name))
+    return entries
+
+
+def ranking_clubs(ranking: RankingList) -> QuerySet[Club]:
+    """The clubs of the players of ``ranking`` (its club filter), by name."""
+    return (
+        Club.objects.filter(players__ranking_entries__ranking=ranking).distinct().order_by("name")
+    )
+
+
+def ranking_countries(ranking: RankingList) -> list[str]:
+    """The country codes of the players of ``ranking`` (its country filter)."""
+    codes = ranking.entries.exclude(player__country="").values_list("player__country", flat=True)
+    return sorted(set(codes.order_by().distinct()))
+
+
+def ranking_rows(ranking: RankingList) -> Iterator[RankingEntry]:
+    """Every entry of ``ranking``, the ranked ones by position, then the provisional
+    ones by position (the CSV download), streamed."""
+    for provisional in (False, True):
+        yield from ranking_entries(ranking, provisional=provisional).iterator(chunk_size=5000)
 
 
 def player_history(*, player_id: int) -> QuerySet[RankingEntry]:
@@ -52,4 +123,75 @@ def player_history(*, player_id: int) -> QuerySet[RankingEntry]:
         .filter(ranking__revision=F("latest_revision"))
         .select_related("ranking__game")
         .order_by("ranking__game__key", "-ranking__month")
+    )
+
+
+def player_entry(*, player: Player, game: str, month: date) -> RankingEntry | None:
+    """The player's entry in the latest revision of (game, month), if listed there."""
+    ranking = ranking_get(game=game, month=month)
+    if ranking is None:
+        return None
+    entry = ranking.entries.filter(player=player).first()
+    if entry is not None:
+        entry.ranking = ranking  # already read, with its game
+    return entry
+
+
+@dataclass(frozen=True)
+class CountedResult:
+    """A result counted in a player's entry: its age (months since its play month) and
+    weight in that list, the player's rank at the table and the others' ``(rank,
+    player)``. ``new``: it counts from this very list (the list before did not have it)."""
+
+    match_id: int
+    played_on: date
+    age: int
+    weight: float
+    late: bool
+    new: bool
+    rank: int
+    opponents: tuple[tuple[int, Player], ...]
+
+
+def entry_results(entry: RankingEntry) -> list[CountedResult]:
+    """The results ``entry`` counted, newest first (two queries)."""
+    ranking = entry.ranking
+    params = Params.from_dict(ranking.parameters)
+    oldest = first_day(month_index(ranking.month) - params.window + 1)
+    ranked = MatchSeat.objects.filter(rank__isnull=False).select_related("player").order_by("seat")
+    matches = (
+        Match.objects.filter(
+            game_id=ranking.game_id,
+            finished=True,
+            counted_month__isnull=False,
+            counted_month__lte=ranking.month,
+            played_on__gte=oldest,
+            seats__player_id=entry.player_id,
+            seats__rank__isnull=False,
+        )
+        .exclude(status=Status.WITHDRAWN)
+        .prefetch_related(Prefetch("seats", queryset=ranked, to_attr="ranked_seats"))
+        .order_by("-played_on", "-id")
+    )
+    return [
+        _counted(match, match.ranked_seats, entry, params)
+        for match in matches
+        if len(match.ranked_seats) >= 2
+    ]
+
+
+def _counted(
+    match: Match, seats: list[MatchSeat], entry: RankingEntry, params: Params
+) -> CountedResult:
+    own = next(seat for seat in seats if seat.player_id == entry.player_id)
+    months = age(match.played_on, entry.ranking.month)
+    return CountedResult(
+        match_id=match.pk,
+        played_on=match.played_on,
+        age=months,
+        weight=weight(months, params),
+        late=match.late,
+        new=match.counted_month == entry.ranking.month,
+        rank=int(own.rank or 0),
+        opponents=tuple((int(seat.rank or 0), seat.player) for seat in seats if seat is not own),
     )

@@ -4,6 +4,8 @@ from ratings import views
 
 urlpatterns = [
     path("rankings/", views.ranking_index, name="ranking-index"),
+    # before the game's page: "about" is not a game
+    path("rankings/about/", views.ranking_about, name="ranking-about"),
     path("rankings/<str:game>/", views.ranking_game, name="ranking-game"),
     path("rankings/<str:game>/<str:month>/", views.ranking_month, name="ranking-month"),
 ]

@@ -1,8 +1,10 @@
 """Post-game analysis shown on a match page, computed once when a match is stored.
 
-* Astronomy Domino: the decisive mistake — the first move after which the game's
-  outcome under perfect play flipped against its mover (positions small enough
-  for the endgame solver only; its node budget bounds the time).
+* Astronomy Domino: the decisive mistake — the loser's last move that turned a
+  position they could force a win from into one they could not (perfect play;
+  positions small enough for the endgame solver only, its node budget bounds the
+  time). Migration ``scoring.0006`` recomputed the analyses stored under the
+  earlier definition (the first flip of the outcome, which could name the winner).
 * Dominyam: each turn's best available meal is already in the replay
   (``best_meal``), nothing more to do here.
 """

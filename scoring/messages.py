@@ -161,6 +161,8 @@ MESSAGES: dict[str, str] = {
         "the corrected record is a game of {game}, but the match is one of {expected}"
     ),
     "correction-unchanged": gettext_noop("this correction changes nothing in match {match}"),
+    "unknown-field": gettext_noop("{path} is not a field of this record"),
+    "record-too-large": gettext_noop("the record is larger than {limit_kb} KB"),
     "round-other-game": gettext_noop("the tournament round belongs to another game or club"),
     "too-old-to-rate": gettext_noop(
         "stored, but played more than {months} months before it reached the federation: "
@@ -219,6 +221,7 @@ VOCABULARY: dict[str, str] = {
     "moves-or-summary": gettext_noop("either moves or a summary, not both"),
     "absent-beside-summary": gettext_noop("absent beside a summary"),
     "whole-number-from-0": gettext_noop("a whole number >= 0"),
+    "whole-number-from-1": gettext_noop("a whole number >= 1"),
     "whole-numbers-from-0": gettext_noop("whole numbers from 0"),
     "whole-number-between": gettext_noop("a whole number from {low} to {high}"),
     "whole-numbers-between": gettext_noop("whole numbers from {low} to {high}"),

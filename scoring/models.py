@@ -3,6 +3,15 @@
 *Verification level* says how much of a match the engine could check: a
 *replayed* record gave every move, a *sheet-checked* one a score sheet, a
 *summary* only the final figures.
+
+A match is never deleted. Its *status* says what became of it: *recorded* as
+submitted, *corrected* (its record replaced by a later *version*, the earlier ones
+kept), or *withdrawn* (kept, never rated again). Every change is a ``MatchEvent``,
+the first one being the recording: the events are the match's history.
+
+The *game number* tells apart identical results of one evening (the second identical
+summary of a day is game 2); the *fingerprint* (``scoring.records``) is unique per
+game among matches that are not withdrawn.
 """
 
 from __future__ import annotations
@@ -18,10 +27,21 @@ class Verification(models.TextChoices):
     SUMMARY = "summary", _("summary only")
 
 
+class Status(models.TextChoices):
+    RECORDED = "recorded", _("recorded")
+    CORRECTED = "corrected", _("corrected")
+    WITHDRAWN = "withdrawn", _("withdrawn")
+
+
 class Match(models.Model):
     game = models.ForeignKey("federation.Game", on_delete=models.PROTECT, related_name="matches")
     club = models.ForeignKey("federation.Club", on_delete=models.PROTECT, related_name="matches")
     played_on = models.DateField(_("played on"))
+    game_number = models.PositiveSmallIntegerField(
+        _("game number"),
+        default=1,
+        help_text=_("Tells apart identical results of one day: the second is game 2."),
+    )
     submitted_at = models.DateTimeField(_("submitted at"))
     submitted_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -50,14 +70,26 @@ class Match(models.Model):
     late = models.BooleanField(
         _("late"), default=False, help_text=_("Received after its month's submission deadline.")
     )
+    status = models.CharField(
+        _("status"), max_length=12, choices=Status.choices, default=Status.RECORDED
+    )
+    version = models.PositiveIntegerField(
+        _("version"), default=1, help_text=_("1 as recorded; each correction adds one.")
+    )
 
     class Meta:
         ordering = ["-played_on", "-id"]
         verbose_name = _("match")
         verbose_name_plural = _("matches")
         constraints = [
+            # a withdrawn match no longer holds its content: it may be entered again
             models.UniqueConstraint(
-                fields=["game", "played_on", "fingerprint"], name="match_unique_content"
+                fields=["game", "fingerprint"],
+                condition=~models.Q(status=Status.WITHDRAWN),
+                name="match_unique_content",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(game_number__gte=1), name="match_game_number_positive"
             ),
         ]
         indexes = [
@@ -67,6 +99,46 @@ class Match(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game.key} {self.played_on} #{self.pk}"
+
+
+class MatchEvent(models.Model):
+    """One entry of a match's history: its recording, a correction or its withdrawal."""
+
+    class Action(models.TextChoices):
+        RECORDED = "recorded", _("recorded")
+        CORRECTED = "corrected", _("corrected")
+        WITHDRAWN = "withdrawn", _("withdrawn")
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="events")
+    action = models.CharField(_("action"), max_length=12, choices=Action.choices)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="match_events",
+        help_text=_("Empty: the service itself (an import, a data migration)."),
+    )
+    at = models.DateTimeField(_("at"))
+    reason = models.TextField(_("reason"), blank=True)
+    version = models.PositiveIntegerField(
+        _("version"), help_text=_("The match's version after it.")
+    )
+    fingerprint = models.CharField(_("content fingerprint"), max_length=64)
+    replaced_record = models.JSONField(
+        _("replaced record"),
+        null=True,
+        blank=True,
+        help_text=_("A correction keeps here the record of the version it replaced."),
+    )
+
+    class Meta:
+        ordering = ["match", "at", "id"]
+        verbose_name = _("match event")
+        verbose_name_plural = _("match events")
+
+    def __str__(self) -> str:
+        return f"{self.match_id} {self.action} v{self.version}"
 
 
 class MatchSeat(models.Model):
@@ -88,3 +160,65 @@ class MatchSeat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.match} seat {self.seat}: {self.player.handle}"
+
+
+class ImportJob(models.Model):
+    """A bulk import: a file of matches, each row stored like a submission.
+
+    The rows wait in ``rows`` (read from the file at upload, emptied once done); a
+    Celery task stores them one by one, each row with its counters in one
+    transaction, so the counters always say how far it got and a task that stopped
+    midway carries on from ``done``. ``rejected`` holds the refused rows' errors
+    (``{"row", "line", "code", "move", "params"}``: words are added when shown, in
+    the reader's language), ``duplicate_rows`` and ``stored_rows`` the
+    ``{"row", "match"}`` of the others.
+    """
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("queued")
+        RUNNING = "running", _("running")
+        DONE = "done", _("done")
+        FAILED = "failed", _("failed")
+
+    club = models.ForeignKey("federation.Club", on_delete=models.PROTECT, related_name="imports")
+    submitted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="match_imports",
+    )
+    created_at = models.DateTimeField(_("created at"))
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+    file_name = models.CharField(_("file name"), max_length=200, blank=True)
+    file_sha256 = models.CharField(_("file fingerprint"), max_length=64)
+    played_on = models.DateField(
+        _("date of the rows without a date"),
+        help_text=_("A file imported again keeps the date its first import gave."),
+    )
+    status = models.CharField(
+        _("status"), max_length=8, choices=Status.choices, default=Status.QUEUED
+    )
+    total = models.PositiveIntegerField(_("rows"), default=0)
+    done = models.PositiveIntegerField(_("rows done"), default=0)
+    stored = models.PositiveIntegerField(_("matches stored"), default=0)
+    duplicates = models.PositiveIntegerField(_("duplicates"), default=0)
+    rows = models.JSONField(_("rows waiting"), default=list, blank=True)
+    rejected = models.JSONField(_("rejected rows"), default=list, blank=True)
+    duplicate_rows = models.JSONField(_("duplicate rows"), default=list, blank=True)
+    stored_rows = models.JSONField(_("stored rows"), default=list, blank=True)
+    message = models.TextField(_("message"), blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = _("import")
+        verbose_name_plural = _("imports")
+        indexes = [models.Index(fields=["club", "file_sha256"])]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(done__lte=models.F("total")), name="import_done_within_total"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"import {self.pk} of {self.club_id}: {self.done}/{self.total}"

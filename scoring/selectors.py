@@ -1,27 +1,17 @@
-"""Reads for matches: filtered lists and the score sheet of one match."""
+"""Reads for matches: filtered lists and the score sheet of one match (the match page's
+own presentation is ``scoring.display``)."""
 
 from __future__ import annotations
 
-import re
+from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Exists, OuterRef, Prefetch, QuerySet
 
-from scoring.models import Match, MatchSeat
-
-MONTH = re.compile(r"^(\d{4})-(\d{2})$")
-
-
-def parse_month(text: str) -> date | None:
-    """``"YYYY-MM"`` as the first day of that month, or ``None`` when malformed."""
-    found = MONTH.match(text or "")
-    if not found:
-        return None
-    year, month = int(found.group(1)), int(found.group(2))
-    if not 1 <= month <= 12 or year < 1900:
-        return None
-    return date(year, month, 1)
+from federation.months import next_month
+from scoring.models import Match, MatchSeat, Status
 
 
 def match_list(
@@ -30,8 +20,11 @@ def match_list(
     club: str | None = None,
     player: str | None = None,
     month: date | None = None,
+    status: Sequence[str] | None = None,
 ) -> QuerySet[Match]:
-    """Matches, newest first, with their seats and players prefetched."""
+    """Matches, newest first, with their seats and players prefetched; ``status``
+    keeps the matches of those statuses (all of them when None: a withdrawn match is
+    listed, marked as such)."""
     seats = MatchSeat.objects.select_related("player").order_by("seat")
     queryset = Match.objects.select_related("game", "club").prefetch_related(
         Prefetch("seats", queryset=seats)
@@ -42,9 +35,10 @@ def match_list(
         queryset = queryset.filter(club__slug=club)
     if player:
         queryset = queryset.filter(seats__player__handle__iexact=player)
+    if status:
+        queryset = queryset.filter(status__in=list(status))
     if month:
-        next_month = date(month.year + month.month // 12, month.month % 12 + 1, 1)
-        queryset = queryset.filter(played_on__gte=month, played_on__lt=next_month)
+        queryset = queryset.filter(played_on__gte=month, played_on__lt=next_month(month))
     return queryset.order_by("-played_on", "-id").distinct()
 
 
@@ -60,36 +54,37 @@ def score_sheet(result: dict[str, Any]) -> list[dict[str, Any]]:
     return sheet
 
 
-SHEET_BASE = ("index", "player", "points", "running_total", "total")
+@dataclass(frozen=True)
+class RepeatedResult:
+    """Matches of one game and day with the same result (the same players in the same
+    seats, with the same ranks and scores) under several game numbers: a club may have
+    played twice with the same outcome, or entered one result several times. Federation
+    admins review them and withdraw the abuse."""
+
+    game: str
+    played_on: date
+    seats: tuple[tuple[str, int | None, int | None], ...]  # (handle, rank, score)
+    matches: tuple[Match, ...]
 
 
-def show_value(value: Any) -> str:
-    """A compact text of a replay value for the match page."""
-    if value is None:
-        return ""
-    if isinstance(value, dict):
-        if set(value) == {"tiles", "points"}:  # a scored combination
-            return f"{show_value(value['tiles'])} ({value['points']})"
-        return ", ".join(f"{k}: {show_value(v)}" for k, v in value.items())
-    if isinstance(value, list):
-        return " ".join(show_value(v) for v in value)
-    return str(value)
-
-
-def score_table(result: dict[str, Any]) -> tuple[list[str], list[dict[str, Any]]]:
-    """The score sheet as a table: game-specific columns beside the common ones."""
-    sheet = score_sheet(result)
-    columns: list[str] = []
-    for row in sheet:
-        columns.extend(k for k in row if k not in SHEET_BASE and k not in columns)
-    rows = [
-        {
-            "number": row.get("index", 0) + 1,
-            "player": row.get("player"),
-            "points": row.get("points"),
-            "running_total": row["running_total"],
-            "cells": [show_value(row.get(column)) for column in columns],
-        }
-        for row in sheet
+def repeated_results(*, since: date) -> list[RepeatedResult]:
+    """The repeated results played on or after ``since``, latest day first (withdrawn
+    matches left out). Only days with a game number above 1 are read."""
+    later_game = Match.objects.filter(
+        game=OuterRef("game"), played_on=OuterRef("played_on"), game_number__gt=1
+    ).exclude(status=Status.WITHDRAWN)
+    matches = (
+        match_list()
+        .filter(Exists(later_game), played_on__gte=since)
+        .exclude(status=Status.WITHDRAWN)
+        .order_by("-played_on", "game__key", "game_number", "id")
+    )
+    groups: dict[tuple[Any, ...], list[Match]] = {}
+    for match in matches:
+        seats = tuple((seat.player.handle, seat.rank, seat.score) for seat in match.seats.all())
+        groups.setdefault((match.game.key, match.played_on, seats), []).append(match)
+    return [
+        RepeatedResult(game=game, played_on=played_on, seats=seats, matches=tuple(group))
+        for (game, played_on, seats), group in groups.items()
+        if len({match.game_number for match in group}) > 1
     ]
-    return columns, rows

@@ -1,13 +1,17 @@
 """Writes for matches: replay a record and store it whole, or store nothing.
 
 ``match_record`` is the one entry point used by the API, the admin's import, the
-demo data and the tests.
+demo data and the tests. ``match_correct`` replaces a match's record by a corrected
+one (replayed and checked like a submission, the previous version kept in the
+history) and ``match_withdraw`` withdraws a match; neither ever deletes anything.
+
+Every record is checked the same way before it is replayed: its size, its keys
+(only those GAMES.md defines, ``scoring.records``) and its date. Duplicates are
+found by meaning: the fingerprint is taken over the canonical record.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
@@ -16,16 +20,21 @@ from zoneinfo import ZoneInfo
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
+from django.db.models.functions import Lower
 from django.utils import timezone
 
 from federation.models import Club, Game, Player
 from federation.months import ranking_month_for
 from federation.permissions import can_write_for_club
+from scoring import records
 from scoring.analysis import match_analysis
 from scoring.engine import UnusableInput, replay
 from scoring.engine.common import RecordError
 from scoring.errors import MatchRejected
-from scoring.models import Match, MatchSeat
+from scoring.models import Match, MatchEvent, MatchSeat, Status, Verification
+
+#: the earliest date a match may have been played on
+EARLIEST_PLAY = date(1990, 1, 1)
 
 
 @dataclass
@@ -36,14 +45,53 @@ class Recorded:
     warnings: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
 
 
-def record_fingerprint(record: dict[str, Any]) -> str:
-    """A hash of the record's content, independent of key order and spacing."""
-    canonical = json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+def record_fingerprint(
+    record: dict[str, Any],
+    players: list[Player],
+    *,
+    verification: str,
+    played_on: date,
+    game_number: int = 1,
+) -> str:
+    """The fingerprint of a valid record whose seats are ``players``: over its canonical
+    form (handles as stored), and for a record that is not replayed move by move also
+    over its date and game number."""
+    handles = {
+        handle: player.handle
+        for handle, player in zip(record.get("players") or [], players, strict=False)
+        if isinstance(handle, str)
+    }
+    return records.record_fingerprint(
+        record,
+        handles,
+        replayed=verification == Verification.REPLAYED,
+        played_on=played_on,
+        game_number=game_number,
+    )
 
 
-def federation_now() -> datetime:
-    return timezone.now().astimezone(ZoneInfo(settings.TIME_ZONE))
+def record_check(record: Any) -> None:
+    """The service's own checks of a record, before the engine replays it: its size
+    (``record-too-large``) and its keys (``unknown-field``)."""
+    try:
+        records.record_size_check(record)
+        records.record_fields_check(record)
+    except RecordError as error:
+        raise MatchRejected(error) from error
+
+
+def _date_check(played_on: date, today: date) -> None:
+    if played_on < EARLIEST_PLAY:
+        raise MatchRejected(
+            RecordError(
+                "played-too-early",
+                None,
+                played_on=played_on.isoformat(),
+                earliest=EARLIEST_PLAY.isoformat(),
+            )
+        )
+    if played_on > today:
+        raise MatchRejected(RecordError("played-in-future", None, played_on=played_on.isoformat()))
 
 
 def match_replay(record: Any) -> dict[str, Any]:
@@ -58,16 +106,22 @@ def match_replay(record: Any) -> dict[str, Any]:
 
 
 def _players_by_handle(handles: list[str]) -> list[Player]:
-    found = {p.handle.lower(): p for p in Player.objects.filter(handle__in=_variants(handles))}
+    """The registered players of ``handles``, matched case-insensitively (handles are
+    unique in lower case: the functional unique index serves the lookup)."""
+    wanted = {h.lower() for h in handles}
+    found = {
+        p.handle.lower(): p
+        for p in Player.objects.annotate(folded=Lower("handle")).filter(folded__in=wanted)
+    }
     missing = [h for h in handles if h.lower() not in found]
     if missing:
         raise MatchRejected(RecordError("unknown-player", None, player=missing[0]))
+    seen: set[str] = set()
+    for handle in handles:
+        if handle.lower() in seen:  # "ana" and "ANA": two seats, one player
+            raise MatchRejected(RecordError("player-twice", None, player=handle))
+        seen.add(handle.lower())
     return [found[h.lower()] for h in handles]
-
-
-def _variants(handles: list[str]) -> list[str]:
-    # handles are unique case-insensitively; query the exact and lower forms
-    return list({*handles, *(h.lower() for h in handles)})
 
 
 def _seat_rows(
@@ -106,26 +160,36 @@ def match_record(
     record: dict[str, Any],
     submitted_by: Any = None,
     now: datetime | None = None,
+    game_number: int = 1,
 ) -> Recorded:
-    """Replay ``record`` and store the match with its seats, in one transaction.
+    """Replay ``record`` and store the match with its seats and its first event, in
+    one transaction.
 
-    Raises ``MatchRejected`` (nothing stored) for an invalid record, an unknown
-    player handle, a date in the future or a duplicate; ``PermissionDenied`` when
+    Raises ``MatchRejected`` (nothing stored) for a record too large, holding a key
+    GAMES.md does not define, or invalid, an unknown player handle, a date before
+    1990 or in the future, or a duplicate; ``PermissionDenied`` when
     ``submitted_by`` may not write for ``club``.
     """
     if submitted_by is not None and not can_write_for_club(submitted_by, club):
         raise PermissionDenied("You may only submit matches for a club you organise.")
     now = (now or timezone.now()).astimezone(ZoneInfo(settings.TIME_ZONE))
-    if played_on > now.date():
-        raise MatchRejected(RecordError("played-in-future", None, played_on=played_on.isoformat()))
+    _game_number_check(game_number)
+    _date_check(played_on, now.date())
+    record_check(record)
     result = match_replay(record)
     game = Game.objects.get(key=result["game"])
     handles = list(record["players"])
     players = _players_by_handle(handles)
-    fingerprint = record_fingerprint(record)
-    _refuse_duplicate(game, played_on, fingerprint)  # before the costly analysis
+    fingerprint = record_fingerprint(
+        record,
+        players,
+        verification=result["verification"],
+        played_on=played_on,
+        game_number=game_number,
+    )
+    _refuse_duplicate(game, fingerprint)  # before the costly analysis
     analysis = match_analysis(record, result)
-    placement = ranking_month_for(played_on, now)
+    placement = ranking_month_for(played_on, now, window=settings.RANKING_PARAMS["window"])
     warnings = placement.warnings() if result["finished"] else []
     try:
         with transaction.atomic():
@@ -133,6 +197,7 @@ def match_record(
                 game=game,
                 club=club,
                 played_on=played_on,
+                game_number=game_number,
                 submitted_at=now,
                 submitted_by=submitted_by
                 if getattr(submitted_by, "is_authenticated", False)
@@ -148,14 +213,180 @@ def match_record(
             )
             rows = _seat_rows(result, handles, players)
             MatchSeat.objects.bulk_create(MatchSeat(match=match, **row) for row in rows)
+            _event(match, MatchEvent.Action.RECORDED, by=match.submitted_by, at=now)
     except IntegrityError:
         # a twin submitted at the same moment won the race to the unique constraint
-        _refuse_duplicate(game, played_on, fingerprint)
+        _refuse_duplicate(game, fingerprint)
         raise
     return Recorded(match=match, warnings=warnings)
 
 
-def _refuse_duplicate(game: Game, played_on: date, fingerprint: str) -> None:
-    existing = Match.objects.filter(game=game, played_on=played_on, fingerprint=fingerprint).first()
-    if existing is not None:
-        raise MatchRejected(RecordError("duplicate-match", None, match=existing.pk))
+def _game_number_check(game_number: Any) -> None:
+    if isinstance(game_number, bool) or not isinstance(game_number, int) or game_number < 1:
+        raise MatchRejected(
+            RecordError("bad-field", None, field="game_number", expected="whole-number-from-1")
+        )
+
+
+def _refuse_duplicate(game: Game, fingerprint: str, *, other_than: int | None = None) -> None:
+    """``duplicate-match`` naming the stored match (not withdrawn) of this content."""
+    existing = Match.objects.filter(game=game, fingerprint=fingerprint).exclude(
+        status=Status.WITHDRAWN
+    )
+    if other_than is not None:
+        existing = existing.exclude(pk=other_than)
+    found = existing.order_by("pk").values_list("pk", flat=True).first()
+    if found is not None:
+        raise MatchRejected(RecordError("duplicate-match", None, match=found))
+
+
+def _event(
+    match: Match,
+    action: str,
+    *,
+    by: Any,
+    at: datetime,
+    reason: str = "",
+    replaced_record: Any = None,
+) -> MatchEvent:
+    return MatchEvent.objects.create(
+        match=match,
+        action=action,
+        by=by if getattr(by, "is_authenticated", False) else None,
+        at=at,
+        reason=reason,
+        version=match.version,
+        fingerprint=match.fingerprint,
+        replaced_record=replaced_record,
+    )
+
+
+# ---------------------------------------------------------------------------
+# Corrections and withdrawals
+
+
+def _may_change(by: Any, match: Match) -> None:
+    if not can_write_for_club(by, match.club):
+        raise PermissionDenied("You may only change matches of a club you organise.")
+
+
+def _reason(reason: Any) -> str:
+    text = reason.strip() if isinstance(reason, str) else ""
+    if not text:
+        raise MatchRejected(RecordError("reason-required", None))
+    return text
+
+
+def _locked(match: Match) -> Match:
+    """The match row, locked until the end of the transaction; ``match-withdrawn``
+    (nothing may change a withdrawn match)."""
+    rows = Match.objects.select_for_update(of=("self",)).select_related("game", "club")
+    locked = rows.get(pk=match.pk)
+    if locked.status == Status.WITHDRAWN:
+        raise MatchRejected(RecordError("match-withdrawn", None, match=locked.pk))
+    return locked
+
+
+def match_withdraw(*, match: Match, reason: str, by: Any, now: datetime | None = None) -> Match:
+    """Withdraw ``match``: it stays stored with its history, is never rated again and no
+    longer counts as a duplicate. ``PermissionDenied`` unless ``by`` may write for its
+    club; ``MatchRejected`` without a reason or when it is already withdrawn."""
+    _may_change(by, match)
+    reason = _reason(reason)
+    now = now or timezone.now()
+    with transaction.atomic():
+        locked = _locked(match)
+        locked.status = Status.WITHDRAWN
+        locked.save(update_fields=["status"])
+        _event(locked, MatchEvent.Action.WITHDRAWN, by=by, at=now, reason=reason)
+    return locked
+
+
+def match_correct(
+    *,
+    match: Match,
+    record: dict[str, Any],
+    reason: str,
+    by: Any,
+    now: datetime | None = None,
+) -> Recorded:
+    """Replace the record of ``match`` by ``record``, replayed and checked like a
+    submission (same size, keys and duplicate rules; the match's own date and game
+    number). The match becomes the next version; the replaced record is kept in the
+    correction's event. Nothing changes when it is refused (``MatchRejected``:
+    invalid record, another game, a duplicate of another match, no change, no reason,
+    a withdrawn match; ``PermissionDenied``).
+
+    The counted month stays the one the match had: a result counted in a published
+    list is corrected from the next list on (or at once by a forced re-run of that
+    month). A match that was not counted (unfinished until now) is placed as if it
+    were submitted now.
+    """
+    _may_change(by, match)
+    reason = _reason(reason)
+    now = (now or timezone.now()).astimezone(ZoneInfo(settings.TIME_ZONE))
+    record_check(record)
+    result = match_replay(record)
+    if result["game"] != match.game.key:
+        raise MatchRejected(
+            RecordError("correction-other-game", None, game=result["game"], expected=match.game.key)
+        )
+    handles = list(record["players"])
+    players = _players_by_handle(handles)
+    fingerprint = record_fingerprint(
+        record,
+        players,
+        verification=result["verification"],
+        played_on=match.played_on,
+        game_number=match.game_number,
+    )
+    analysis = match_analysis(record, result)  # outside the lock: it may take a second
+    try:
+        with transaction.atomic():
+            locked = _locked(match)
+            if fingerprint == locked.fingerprint:
+                raise MatchRejected(RecordError("correction-unchanged", None, match=locked.pk))
+            _refuse_duplicate(locked.game, fingerprint, other_than=locked.pk)
+            replaced = locked.record
+            warnings = _replace(locked, record, result, fingerprint, analysis, now)
+            locked.seats.all().delete()
+            rows = _seat_rows(result, handles, players)
+            MatchSeat.objects.bulk_create(MatchSeat(match=locked, **row) for row in rows)
+            _event(
+                locked,
+                MatchEvent.Action.CORRECTED,
+                by=by,
+                at=now,
+                reason=reason,
+                replaced_record=replaced,
+            )
+    except IntegrityError:
+        _refuse_duplicate(match.game, fingerprint, other_than=match.pk)
+        raise
+    return Recorded(match=locked, warnings=warnings)
+
+
+def _replace(
+    match: Match,
+    record: dict[str, Any],
+    result: dict[str, Any],
+    fingerprint: str,
+    analysis: Any,
+    now: datetime,
+) -> list[tuple[str, dict[str, Any]]]:
+    """Put the corrected version on ``match`` (saved); the warnings of its placement."""
+    warnings: list[tuple[str, dict[str, Any]]] = []
+    if not result["finished"]:
+        match.counted_month = None
+    elif not match.finished:  # never counted: placed as a submission of today would be
+        window = settings.RANKING_PARAMS["window"]
+        placement = ranking_month_for(match.played_on, now, window=window)
+        match.counted_month, match.late = placement.counted_month, placement.late
+        warnings = placement.warnings()
+    match.record, match.result, match.analysis = record, result, analysis
+    match.verification, match.finished = result["verification"], result["finished"]
+    match.fingerprint = fingerprint
+    match.status = Status.CORRECTED
+    match.version += 1
+    match.save()
+    return warnings

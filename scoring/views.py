@@ -1,18 +1,38 @@
-"""Server-rendered match pages and the organisers' submission form (thin views)."""
+"""Server-rendered match pages and the organisers' forms (thin views).
 
+The match page itself is served by ``quotient.views.match_detail``, which adds the
+ranking lists the match counted in (scoring cannot read ratings); it calls
+:func:`match_page` here for everything else, the correction and withdrawal forms
+included.
+"""
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from federation.models import Game
+from federation.months import parse_month
+from federation.permissions import can_write_for_club
+from scoring.display import match_display
 from scoring.errors import MatchRejected, warning
-from scoring.forms import MatchSubmitForm
-from scoring.selectors import match_list, parse_month, score_table, show_value
-from scoring.services import match_record
+from scoring.forms import MatchCorrectForm, MatchSubmitForm, MatchWithdrawForm
+from scoring.models import Match, Status
+from scoring.selectors import match_list
+from scoring.services import match_correct, match_record, match_withdraw
+from scoring.views_entry import GAMES as ENTRY_GAMES
+
+#: what a page above scoring adds to the match page's context
+Extra = Callable[[Match], dict[str, Any]]
 
 
 def match_index(request: HttpRequest) -> HttpResponse:
@@ -29,20 +49,76 @@ def match_index(request: HttpRequest) -> HttpResponse:
 
 
 def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    return match_page(request, pk)
+
+
+def match_page(request: HttpRequest, pk: int, extra: Extra | None = None) -> HttpResponse:
+    """The match page; its organisers correct or withdraw the match from it (POST
+    ``action`` = ``correct`` or ``withdraw``). A refused correction is shown with the
+    engine's error, the form as it was sent, and nothing changed."""
     match = get_object_or_404(match_list(), pk=pk)
-    columns, rows = score_table(match.result)
-    seats = [(seat, show_value(seat.details)) for seat in match.seats.all()]
-    context = {"match": match, "columns": columns, "rows": rows, "seats": seats}
-    return render(request, "scoring/match_detail.html", context)
+    may_change = can_write_for_club(request.user, match.club)
+    correct_form = MatchCorrectForm(initial={"record_text": _record_text(match)})
+    withdraw_form, error = MatchWithdrawForm(), None
+    if request.method == "POST":
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        if not may_change or match.status == Status.WITHDRAWN:
+            raise PermissionDenied
+        form: forms.Form
+        if request.POST.get("action") == "withdraw":
+            withdraw_form = MatchWithdrawForm(request.POST)
+            form, change = withdraw_form, _withdraw
+        else:
+            correct_form = MatchCorrectForm(request.POST)
+            form, change = correct_form, _correct
+        if form.is_valid():
+            try:
+                change(request, match, form.cleaned_data)
+            except MatchRejected as exc:
+                error = exc.payload()
+            else:
+                return redirect("match-detail", pk=match.pk)
+    context = _page_context(request, match)
+    context.update(
+        may_change=may_change and match.status != Status.WITHDRAWN,
+        correct_form=correct_form,
+        withdraw_form=withdraw_form,
+        error=error,
+        **(extra(match) if extra else {}),
+    )
+    bad = request.method == "POST"  # a valid POST redirected above
+    return render(request, "scoring/match_detail.html", context, status=400 if bad else 200)
 
 
-def _language() -> str:
-    return "fr" if (get_language() or "").startswith("fr") else "en"
+def _withdraw(request: HttpRequest, match: Match, data: dict[str, Any]) -> None:
+    match_withdraw(match=match, reason=data["reason"], by=request.user)
+    messages.success(request, _("The match was withdrawn."))
+
+
+def _correct(request: HttpRequest, match: Match, data: dict[str, Any]) -> None:
+    match_correct(match=match, record=data["record"], reason=data["reason"], by=request.user)
+    messages.success(request, _("The match was corrected."))
+
+
+def _page_context(request: HttpRequest, match: Match) -> dict[str, Any]:
+    show_by = can_write_for_club(request.user, match.club)
+    events = [
+        {"event": event, "by": event.by.get_username() if show_by and event.by else ""}
+        for event in match.events.select_related("by").order_by("at", "id")
+    ]
+    return {"match": match, "events": events, **match_display(match)}
+
+
+def _record_text(match: Match) -> str:
+    return json.dumps(match.record, indent=1, ensure_ascii=False)
 
 
 @login_required
 def match_submit(request: HttpRequest) -> HttpResponse:
-    """Paste or upload a record; it is replayed and stored whole, or refused with the move."""
+    """Where an organiser enters a match: the guided forms of each game, the bulk
+    import, and (below them) a full record pasted or uploaded, replayed and stored
+    whole, or refused with the move."""
     form = MatchSubmitForm(request.POST or None, request.FILES or None, user=request.user)
     error = None
     if request.method == "POST" and form.is_valid():
@@ -53,17 +129,19 @@ def match_submit(request: HttpRequest) -> HttpResponse:
                 played_on=data["played_on"],
                 record=data["record"],
                 submitted_by=request.user,
+                game_number=data["game_number"],
             )
         except PermissionDenied:
             error = {"message": _("You may only submit matches for a club you organise.")}
         except MatchRejected as exc:
-            error = exc.payload(_language())
+            error = exc.payload()
         else:
             for code, params in recorded.warnings:
-                messages.warning(request, warning(code, _language(), **params)["message"])
+                messages.warning(request, warning(code, **params)["message"])
             messages.success(request, _("The match was recorded."))
             return redirect("match-detail", pk=recorded.match.pk)
     status = 400 if request.method == "POST" else 200
-    return render(
-        request, "scoring/match_submit.html", {"form": form, "error": error}, status=status
-    )
+    games = {game.key: game.label for game in Game.objects.all()}
+    entries = [(key, games.get(key, key)) for key in ENTRY_GAMES if key in games]
+    context = {"form": form, "error": error, "games": entries}
+    return render(request, "scoring/match_submit.html", context, status=status)

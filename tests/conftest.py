@@ -120,7 +120,9 @@ def celery_worker_process(django_db_setup, django_db_blocker):
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "quotient.settings.test",
         "DATABASE_URL": url,
-        # small chunks, so that even a test month is fanned out to several tasks
+        # the month close fanned out (a chord per batch), in chunks small enough that
+        # even a test month makes several tasks
+        "RANKING_FAN_OUT": "1",
         "RANKING_CHUNK_SIZE": "4",
     }
     log = open(ROOT / "var" / "test-worker.log", "w")  # noqa: SIM115 - closed below

@@ -43,8 +43,18 @@ class MatchSubmitSerializer(scoring_api.MatchSubmitSerializer):
     )
 
 
+#: scoring's actions that answer with the match's detail: here that detail names the
+#: round (``detail_serializer_class``), so their schema says so too
+_DETAIL_ACTIONS = {
+    name: extend_schema(responses={200: MatchDetailSerializer})
+    for name in ("withdraw", "correct")
+    if hasattr(scoring_api.MatchViewSet, name)
+}
+
+
 @extend_schema_view(
-    create=extend_schema(request=MatchSubmitSerializer, responses={201: MatchDetailSerializer})
+    create=extend_schema(request=MatchSubmitSerializer, responses={201: MatchDetailSerializer}),
+    **_DETAIL_ACTIONS,
 )
 class MatchViewSet(scoring_api.MatchViewSet):
     """Matches: anyone reads; a club's organisers (and federation admins) submit, with
@@ -69,4 +79,5 @@ class MatchViewSet(scoring_api.MatchViewSet):
             played_on=data["played_on"],
             record=data["record"],
             submitted_by=user,
+            game_number=data.get("game_number", 1),
         )

@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
-# Debian packages the test suite needs beyond Python: gettext (translation checks).
+# Debian packages the test suite needs beyond Python: gettext (translation checks),
+# the PostgreSQL and Redis servers' tools (fault tests start private ones), and
+# Chromium (browser tests drive /usr/bin/chromium; Playwright's own download cannot
+# work here).
 # Installs only what is missing, so it costs nothing on a prepared machine.
 set -euo pipefail
 
@@ -7,6 +10,7 @@ missing=()
 command -v msgfmt >/dev/null || missing+=(gettext)
 command -v pg_dump >/dev/null || missing+=(postgresql-client)
 command -v redis-server >/dev/null || missing+=(redis-server)
+[ -x /usr/bin/chromium ] || missing+=(chromium)
 
 if [ ${#missing[@]} -gt 0 ]; then
   echo "installing ${missing[*]}"

@@ -12,7 +12,7 @@ from celery.schedules import crontab
 from csp.constants import NONE, SELF
 from django.utils.translation import gettext_lazy as _
 
-from quotient.env import database_from_url, env_bool, env_int, env_list, env_str
+from quotient.env import database_from_url, env_bool, env_int, env_json, env_list, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -234,9 +234,34 @@ CELERY_BEAT_SCHEDULE = {
         "task": "ratings.tasks.close_previous_month",
         "schedule": crontab(minute=15, hour=0, day_of_month=1),
     },
+    # runs left queued more than 10 minutes (broker down when queued) are sent again
+    "rankings-resend-stale-runs": {
+        "task": "ratings.tasks.resend_stale_runs",
+        "schedule": crontab(minute="*/5"),
+    },
 }
 
+#: The world ranking's parameters (docs/ranking.md), stored with every published list:
+#: ``window`` (a list counts the results of that many months; a result that reaches the
+#: federation ``window`` months after its play month is never rated, see
+#: ``federation.months``), ``plateau`` (months at full weight), ``min_results`` (to be
+#: ranked), ``model`` ("PlackettLuce" or "BradleyTerryFull"); ``mu0``, ``sigma0``,
+#: ``beta``, ``kappa`` and ``tau`` may be set too. A complete dict: the environment's
+#: RANKING_PARAMS (a JSON object, e.g. '{"window": 18}') overrides single keys, and
+#: ``manage.py check`` refuses values the ranking engine would.
+RANKING_PARAMS: dict = {
+    "window": 12,
+    "plateau": 2,
+    "min_results": 5,
+    "model": "PlackettLuce",
+    **env_json("RANKING_PARAMS", {}),
+}
+#: Results per chunk of a monthly batch (the list does not depend on it).
 RANKING_CHUNK_SIZE = env_int("RANKING_CHUNK_SIZE", 20_000)
+#: The month close computes a list in the process of its task; with RANKING_FAN_OUT=1
+#: each monthly batch is fanned out to the Celery workers instead, as a chord of chunk
+#: tasks (needs a result backend: Redis). Both publish the same list, bit for bit.
+RANKING_FAN_OUT = env_bool("RANKING_FAN_OUT", default=False)
 
 LOGGING = {
     "version": 1,

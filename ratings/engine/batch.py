@@ -14,18 +14,15 @@ scaled by the result's weight. Per player the increments are summed exactly
 
 does not depend on the order of results, nor on how they were cut into chunks.
 
-Two interfaces share this maths:
-
-* arrays (used by ``compute_ranking``): a :class:`ChunkTask` of fixed-size chunks,
-  :func:`rate_chunk` (pure, picklable, ``as_dict`` for JSON transport),
-  :func:`combine_arrays`;
-* dicts keyed by player id: :func:`chunk_increments` and :func:`combine`.
+A :class:`ChunkTask` is one fixed-size chunk of a batch; :func:`rate_chunk` rates it
+(pure, picklable, ``as_dict``/``from_dict`` for JSON transport to a worker) and
+:func:`combine_arrays` folds a batch's increments into the state.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,14 +30,15 @@ import numpy as np
 
 from .model import rate_tables
 from .params import Params
-from .results import Result, result_weight
-
-State = dict[str, tuple[float, float]]
+from .wire import pack, pack_ints, unpack
 
 
 def widen(sigma: np.ndarray, params: Params) -> np.ndarray:
     """Once-a-month widening, capped at the initial sigma."""
-    return np.sqrt(np.minimum(sigma * sigma + params.tau * params.tau, params.sigma0**2))
+    widened: np.ndarray = np.sqrt(
+        np.minimum(sigma * sigma + params.tau * params.tau, params.sigma0**2)
+    )
+    return widened
 
 
 @dataclass(frozen=True)
@@ -54,15 +52,13 @@ class TableBlock:
     weight: np.ndarray
 
     def as_dict(self) -> dict[str, Any]:
-        return {name: getattr(self, name).tolist() for name in _BLOCK_FIELDS}
+        ints = {"players": pack_ints(self.players), "ranks": pack_ints(self.ranks)}
+        return {**ints, **{name: pack(getattr(self, name)) for name in ("mu", "sigma", "weight")}}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> TableBlock:
-        kinds = {"players": np.int64, "ranks": np.int64}
-        return cls(**{k: np.asarray(data[k], dtype=kinds.get(k, float)) for k in _BLOCK_FIELDS})
-
-
-_BLOCK_FIELDS = ("players", "ranks", "mu", "sigma", "weight")
+        ints = {name: unpack(data[name], np.int64) for name in ("players", "ranks")}
+        return cls(**ints, **{name: unpack(data[name]) for name in ("mu", "sigma", "weight")})
 
 
 @dataclass(frozen=True)
@@ -90,15 +86,11 @@ class ChunkIncrements:
     h: np.ndarray
 
     def as_dict(self) -> dict[str, Any]:
-        return {"players": self.players.tolist(), "g": self.g.tolist(), "h": self.h.tolist()}
+        return {"players": pack_ints(self.players), "g": pack(self.g), "h": pack(self.h)}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ChunkIncrements:
-        return cls(
-            np.asarray(data["players"], dtype=np.int64),
-            np.asarray(data["g"], dtype=float),
-            np.asarray(data["h"], dtype=float),
-        )
+        return cls(unpack(data["players"], np.int64), unpack(data["g"]), unpack(data["h"]))
 
 
 def build_task(
@@ -141,17 +133,81 @@ def group_fsums(values: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> 
     """``math.fsum`` of each group ``values[start : start + length]`` (exact sums).
 
     A group of two values needs no fsum: IEEE addition of two floats is already the
-    correctly rounded exact sum, so numpy does those and fsum the longer groups.
+    correctly rounded exact sum. Groups of up to ``_VECTOR_FSUM`` values are summed by
+    :func:`_fsum_rows`, fsum's own algorithm run on all groups of one length at once;
+    longer ones (a player's busiest months: about 1 %) by ``math.fsum`` itself.
     """
-    sums = values[starts].copy()
+    sums: np.ndarray = values[starts].copy()
     two = lengths == 2
     sums[two] = values[starts[two]] + values[starts[two] + 1]
-    many = np.flatnonzero(lengths > 2)
+    for length in range(3, _VECTOR_FSUM + 1):
+        rows = np.flatnonzero(lengths == length)
+        if rows.size:
+            sums[rows] = _fsum_rows(values[starts[rows][:, None] + np.arange(length)])
+    many = np.flatnonzero(lengths > _VECTOR_FSUM)
     if many.size:
-        flat = values.tolist()
-        cuts = map(slice, starts[many].tolist(), (starts[many] + lengths[many]).tolist())
+        ends = np.cumsum(lengths[many])
+        placed = ends - lengths[many]
+        taken = np.repeat(starts[many] - placed, lengths[many]) + np.arange(int(ends[-1]))
+        flat = values[taken].tolist()
+        cuts = map(slice, placed.tolist(), ends.tolist())
         sums[many] = list(map(math.fsum, map(flat.__getitem__, cuts)))
     return sums
+
+
+#: the longest groups :func:`_fsum_rows` sums (its work grows with the square)
+_VECTOR_FSUM = 12
+
+
+def _fsum_rows(table: np.ndarray) -> np.ndarray:
+    """``math.fsum`` of each row of ``table``, bit for bit, for all rows at once.
+
+    CPython's fsum (Shewchuk's exact partials, then the top partials added until the
+    sum turns inexact, then a half-even fix-up across partials), with every step a
+    vector operation. Partials that come out zero are kept in place rather than
+    dropped: adding a zero changes nothing, and the fix-up looks past them to the
+    next nonzero partial, as fsum looks at its next (nonzero) one. Rows holding a
+    value that is not finite, or whose sum overflows, go to ``math.fsum`` itself.
+    """
+    with np.errstate(over="ignore", invalid="ignore"):  # such rows are redone below
+        sums, exact = _fsum_partials(table)
+    for row in np.flatnonzero(~exact).tolist():
+        sums[row] = math.fsum(table[row].tolist())
+    return sums
+
+
+def _fsum_partials(table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The sums of :func:`_fsum_rows`, and which rows they hold exactly (finite)."""
+    rows, k = table.shape
+    partials = np.empty((k, rows))
+    for j in range(k):
+        x = table[:, j]
+        for i in range(j):  # x grows the expansion: (x, partial) -> (hi, lo), exactly
+            y = partials[i]
+            swap = np.abs(x) < np.abs(y)
+            big, small = np.where(swap, y, x), np.where(swap, x, y)
+            x = big + small
+            partials[i] = small - (x - big)
+        partials[j] = x
+    hi = partials[k - 1].copy()
+    lo = np.zeros(rows)
+    stop = np.full(rows, -1)  # where the sum turned inexact
+    for n in range(k - 2, -1, -1):
+        running = stop < 0
+        total = hi + partials[n]
+        rest = partials[n] - (total - hi)
+        hi = np.where(running, total, hi)
+        inexact = running & (rest != 0)
+        lo = np.where(inexact, rest, lo)
+        stop = np.where(inexact, n, stop)
+    below = np.zeros(rows)  # the nonzero partial just under ``stop``
+    for n in range(k - 2):
+        below = np.where((n < stop) & (partials[n] != 0), partials[n], below)
+    twice = lo * 2.0
+    nudged = hi + twice
+    fix = (((lo < 0) & (below < 0)) | ((lo > 0) & (below > 0))) & (nudged - hi == twice)
+    sums: np.ndarray = np.where(fix, nudged, hi) + 0.0  # + 0.0: fsum's zero is +0.0
+    return sums, np.isfinite(table).all(axis=1) & np.isfinite(partials).all(axis=0)
 
 
 def combine_arrays(
@@ -165,7 +221,7 @@ def combine_arrays(
     ids = np.concatenate([np.zeros(0, np.int64)] + [i.players for i in incs])
     if ids.size == 0:
         return mu, sigma
-    order = np.argsort(ids, kind="stable")
+    order = _stable_order(ids)
     sid = ids[order]
     first = np.flatnonzero(np.r_[True, sid[1:] != sid[:-1]])
     lengths = np.diff(np.r_[first, sid.size]) + 1
@@ -185,76 +241,13 @@ def combine_arrays(
     return mu, sigma
 
 
-@dataclass(frozen=True)
-class Increments:
-    """Dict-API increments: one (player, g, h) triple per player per result."""
-
-    players: tuple[str, ...]
-    g: tuple[float, ...]
-    h: tuple[float, ...]
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"players": list(self.players), "g": list(self.g), "h": list(self.h)}
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Increments:
-        return cls(tuple(data["players"]), tuple(data["g"]), tuple(data["h"]))
-
-
-def _arrays(
-    names: list[str], prior: Mapping[str, tuple[float, float]], params: Params
-) -> tuple[np.ndarray, np.ndarray]:
-    mu = np.array([prior.get(p, (params.mu0, params.sigma0))[0] for p in names], dtype=float)
-    sigma = np.array([prior.get(p, (params.mu0, params.sigma0))[1] for p in names], dtype=float)
-    return mu, widen(sigma, params)
-
-
-def chunk_increments(
-    prior: Mapping[str, tuple[float, float]],
-    results: Sequence[Result],
-    params: Params,
-    list_month: int,
-) -> Increments:
-    """Increments of ``results`` (one batch's chunk) for the list of ``list_month``.
-
-    ``prior`` maps player id -> (mu, sigma) frozen at the end of the previous month
-    (unwidened; missing players start at mu0, sigma0). Pure and JSON-able in and out.
-    """
-    names = sorted({p for r in results for p in r.players})
-    index = {p: i for i, p in enumerate(names)}
-    mu, sigma = _arrays(names, prior, params)
-    sizes = np.array([len(r.players) for r in results], dtype=np.int64)
-    starts = np.cumsum(sizes) - sizes
-    slots = np.array([index[p] for r in results for p in r.players], dtype=np.int64)
-    ranks = np.array([k for r in results for k in r.ranks], dtype=np.int64)
-    weights = np.array([result_weight(r, list_month, params) for r in results], dtype=float)
-    task = build_task(starts, sizes, slots, ranks, weights, mu, sigma, params)
-    inc = rate_chunk(task)
-    return Increments(
-        tuple(names[i] for i in inc.players.tolist()), tuple(inc.g.tolist()), tuple(inc.h.tolist())
-    )
-
-
-def combine(
-    prior: Mapping[str, tuple[float, float]], increments: Iterable[Increments], params: Params
-) -> State:
-    """State at the end of the month: widened ``prior`` plus all increments, fsum'ed."""
-    incs = list(increments)
-    names = sorted(set(prior).union(*[inc.players for inc in incs]))
-    index = {p: i for i, p in enumerate(names)}
-    mu, sigma = _arrays(names, prior, params)
-    new_mu, new_sigma = mu.copy(), sigma.copy()
-    terms: dict[int, tuple[list[float], list[float]]] = {}
-    for inc in incs:
-        for p, g, h in zip(inc.players, inc.g, inc.h, strict=True):
-            i = index[p]
-            if i not in terms:
-                prec = 1.0 / (sigma[i] * sigma[i])
-                terms[i] = ([prec], [mu[i] * prec])
-            terms[i][0].append(g)
-            terms[i][1].append(h)
-    for i, (gs, hs) in terms.items():
-        precision = math.fsum(gs)
-        new_mu[i] = math.fsum(hs) / precision
-        new_sigma[i] = 1.0 / math.sqrt(precision)
-    return {p: (float(new_mu[i]), float(new_sigma[i])) for p, i in index.items()}
+def _stable_order(ids: np.ndarray) -> np.ndarray:
+    """``np.argsort(ids, kind="stable")``, for player positions (0 to 2**32) by 16-bit
+    radix passes: numpy sorts 16-bit keys by radix, in linear time."""
+    if ids.size == 0 or int(ids.min()) < 0 or int(ids.max()) >= 1 << 32:
+        return np.argsort(ids, kind="stable")
+    order: np.ndarray = np.argsort((ids & 0xFFFF).astype(np.uint16), kind="stable")
+    if int(ids.max()) >= 1 << 16:
+        high = (ids[order] >> 16).astype(np.uint16)
+        order = order[np.argsort(high, kind="stable")]
+    return order

@@ -13,14 +13,11 @@ openskill's code step by step, in the same order of operations:
   it was mutated in place, so it averages zeros: a no-op, reproduced as such.
 
 The only difference is ``numpy.exp`` instead of ``math.exp`` (at most 1 ulp apart),
-so results agree with openskill to about 1e-15. :func:`rate_match_openskill` is the
-reference: the same update done by openskill itself.
+so results agree with openskill to about 1e-15 (``tests/ratings/engine/reference.py``
+does the same update with openskill itself, and the tests compare).
 """
 
 from __future__ import annotations
-
-from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 
@@ -118,25 +115,3 @@ def _bradley_terry_full(
         omega[:, i] = om
         delta[:, i] = de
     return omega, delta
-
-
-def openskill_model(params: Params) -> Any:
-    """The openskill model our maths reproduces (tau=0.0: we widen sigma ourselves)."""
-    from openskill.models import BradleyTerryFull, PlackettLuce
-
-    cls = PlackettLuce if params.model == "PlackettLuce" else BradleyTerryFull
-    return cls(mu=params.mu0, sigma=params.sigma0, beta=params.beta, kappa=params.kappa, tau=0.0)
-
-
-def rate_match_openskill(
-    mu: Sequence[float],
-    sigma: Sequence[float],
-    ranks: Sequence[int],
-    params: Params,
-    model: Any = None,
-) -> list[tuple[float, float]]:
-    """Reference: one table rated by openskill's ``rate()`` itself."""
-    model = model or openskill_model(params)
-    teams = [[model.rating(mu=float(x), sigma=float(y))] for x, y in zip(mu, sigma, strict=True)]
-    rated = model.rate(teams, ranks=[int(k) for k in ranks])
-    return [(team[0].mu, team[0].sigma) for team in rated]

@@ -15,15 +15,15 @@ import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
 
-from .batch import ChunkIncrements, ChunkTask, build_task, combine_arrays, rate_chunk, widen
-from .params import ENGINE_VERSION, Params, weight
-from .results import Result, window_columns
+from .batch import ChunkIncrements, ChunkTask, combine_arrays, rate_chunk
+from .params import ENGINE_VERSION, Params
+from .results import Result
+from .schedule import DEFAULT_CHUNK_SIZE, Schedule
 
-DEFAULT_CHUNK_SIZE = 20_000
 MapFn = Callable[
     [Callable[[ChunkTask], ChunkIncrements], Iterable[ChunkTask]], Iterable[ChunkIncrements]
 ]
@@ -87,9 +87,18 @@ class Movement:
     new: bool
 
 
-def movement(
-    previous: Sequence[RankingEntry], current: Sequence[RankingEntry]
-) -> dict[str, Movement]:
+class Listed(Protocol):
+    """What ``movement`` reads of last month's entries (a stored row will do)."""
+
+    @property
+    def player(self) -> str: ...
+    @property
+    def rank(self) -> int | None: ...
+    @property
+    def fladub(self) -> int: ...
+
+
+def movement(previous: Sequence[Listed], current: Sequence[RankingEntry]) -> dict[str, Movement]:
     """Per player of ``current``: places gained (positive = up) and number change."""
     before = {e.player: e for e in previous}
     out = {}
@@ -104,10 +113,6 @@ def movement(
     return out
 
 
-def _chunks(positions: np.ndarray, size: int) -> list[np.ndarray]:
-    return [positions[i : i + size] for i in range(0, positions.size, size)]
-
-
 def compute_ranking(
     results: Iterable[Result],
     month: int,
@@ -119,42 +124,64 @@ def compute_ranking(
     """The list of ``month`` from all stored results (others are ignored).
 
     Each batch is cut, in canonical order, into chunks of ``chunk_size`` results;
-    ``map_fn(rate_chunk, tasks)`` rates them (builtin ``map``, a process pool's map,
-    or a Celery group via ``ChunkTask.as_dict``/``ChunkIncrements.from_dict``). The
-    list is the same, bit for bit, for any ``map_fn`` and any entry order.
+    ``map_fn(rate_chunk, tasks)`` rates them (builtin ``map`` or a process pool's map;
+    the month close's Celery tasks walk the same :class:`Schedule` one chord per batch).
+    The list is the same, bit for bit, for any ``map_fn``, chunk size and entry order.
     """
-    params = params or Params()
-    if chunk_size < 1:
-        raise ValueError("chunk_size must be >= 1")
-    w = window_columns(results, month, params)
-    table = np.array([weight(a, params) for a in range(params.window)])
-    weights = table[month - w.played]
-    mu = np.full(len(w.names), float(params.mu0))
-    sigma = np.full(len(w.names), float(params.sigma0))
-    for batch in range(month - params.window + 1, month + 1):
-        sigma = widen(sigma, params)
-        tasks = [
-            build_task(w.starts[c], w.sizes[c], w.slots, w.ranks, weights[c], mu, sigma, params)
-            for c in _chunks(np.flatnonzero(w.counted == batch), chunk_size)
-        ]
+    schedule = Schedule.build(results, month, params or Params(), chunk_size)
+    mu, sigma = schedule.start()
+    for batch in schedule.batches():
+        sigma, tasks = schedule.open(batch, mu, sigma)
         mu, sigma = combine_arrays(mu, sigma, map_fn(rate_chunk, tasks))
-    counts = np.bincount(w.slots, minlength=len(w.names))
-    return RankingList(month, params, _entries(w.names, mu, sigma, counts, params))
+    return ranking_list(schedule, mu, sigma)
+
+
+def ranking_list(schedule: Schedule, mu: np.ndarray, sigma: np.ndarray) -> RankingList:
+    """The list once every batch of ``schedule`` is rated (``mu``, ``sigma``: the state)."""
+    entries = _entries(schedule.names, mu, sigma, schedule.counts, schedule.params)
+    return RankingList(schedule.month, schedule.params, entries)
 
 
 def _entries(
     names: list[str], mu: np.ndarray, sigma: np.ndarray, counts: np.ndarray, params: Params
 ) -> tuple[RankingEntry, ...]:
-    """Entries by FLADUB desc, then mu - 3 sigma desc, then player id (names are sorted)."""
-    numbers = np.array([round_half_away(v) for v in fladub_value(mu, sigma, params).tolist()])
-    order = np.lexsort((np.arange(len(names)), -(mu - 3.0 * sigma), -numbers)).tolist()
-    out, place, position, last = [], 0, 0, None
-    fl, mus, sigmas, cs = numbers.tolist(), mu.tolist(), sigma.tolist(), counts.tolist()
-    for i in order:
-        rank = None
-        if cs[i] >= params.min_results:
-            position += 1
-            place = place if fl[i] == last else position
-            rank, last = place, fl[i]
-        out.append(RankingEntry(rank, names[i], fl[i], mus[i], sigmas[i], cs[i], rank is None))
-    return tuple(out)
+    """Entries by FLADUB desc, then mu - 3 sigma desc, then player id (names are sorted).
+
+    Ranked players (``min_results`` or more) are numbered in that order; equal numbers
+    share the place of the first of them (1, 2, 2, 4).
+    """
+    numbers = _rounded(fladub_value(mu, sigma, params))
+    order = np.lexsort((np.arange(len(names)), -(mu - 3.0 * sigma), -numbers))
+    ranked = counts[order] >= params.min_results
+    position = np.cumsum(ranked)
+    fl = numbers[order][ranked]
+    first = np.r_[True, fl[1:] != fl[:-1]]  # a new number: a new place
+    places = np.maximum.accumulate(np.where(first, position[ranked], 0))
+    ranks: list[int | None] = [None] * order.size
+    for i, place in zip(np.flatnonzero(ranked).tolist(), places.tolist(), strict=True):
+        ranks[i] = place
+    listed = order.tolist()
+    return tuple(
+        map(
+            RankingEntry,
+            ranks,
+            map(names.__getitem__, listed),
+            numbers[order].tolist(),
+            mu[order].tolist(),
+            sigma[order].tolist(),
+            counts[order].tolist(),
+            (~ranked).tolist(),
+        )
+    )
+
+
+def _rounded(values: np.ndarray) -> np.ndarray:
+    """``round_half_away`` of every value, vectorised: ``v - trunc(v)`` is exact for
+    any float (Sterbenz), so comparing it with 0.5 decides as Decimal does. Numbers not
+    finite, or too large for int64, go through ``round_half_away`` (which raises)."""
+    if not (np.isfinite(values).all() and (np.abs(values) < 2.0**62).all()):
+        return np.array([round_half_away(v) for v in values.tolist()], dtype=np.int64)
+    whole = np.trunc(values)
+    away = np.where(np.abs(values - whole) >= 0.5, np.sign(values), 0.0)
+    rounded: np.ndarray = (whole + away).astype(np.int64)
+    return rounded

@@ -2,26 +2,33 @@
 
 A *result* is one finished table: its players and their integer ranks (equal ranks are
 a tie). ``played`` is its play month, ``counted`` the monthly batch it counts in (the
-play month, or a later month if it missed the deadline, see ``months.py``).
+play month, or a later month if it missed the deadline, see ``federation/months.py``).
 
 The *window* of list ``M`` holds the results with ``counted <= M`` and age
 ``M - played < window``: batches ``M - window + 1 .. M`` by counting month, and inside
 them only results still carrying weight. The *canonical order* (by content key, then
 every other field) fixes chunk boundaries, so that no input order can change a bit.
+
+:class:`ResultColumns` holds results as columns (what the month close reads from the
+database: a million results, no object per result) and :func:`canonical_json` writes
+the canonical JSON of every result, of which the inputs hash of a list is made.
 """
 
 from __future__ import annotations
 
+import json
 import sys
-from collections.abc import Iterable
+from collections import deque
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from itertools import chain, compress
-from operator import attrgetter
-from typing import Any
+from functools import cached_property
+from itertools import chain, pairwise, repeat
+from operator import attrgetter, methodcaller
+from typing import Any, NoReturn, overload
 
 import numpy as np
 
-from .params import Params, weight
+from .params import Params
 
 
 def _int(value: object) -> bool:
@@ -56,6 +63,49 @@ class Result:
         if not all(_int(k) for k in self.ranks):
             raise ValueError("ranks must be ints")
 
+    @classmethod
+    def trusted(
+        cls, key: str, played: int, counted: int, players: tuple[str, ...], ranks: tuple[int, ...]
+    ) -> Result:
+        """A result made without the checks of ``__post_init__``, for rows whose source
+        already guarantees them (the month close reads a million from the database;
+        the checks cost about 7 us each: 7 s).
+
+        The caller vouches for all of it: ``key`` a str; ``played`` and ``counted``
+        month ints with ``counted >= played``; ``players`` a tuple of 2+ distinct str
+        ids (interned, as ``Result`` does); ``ranks`` a tuple of ints, one per player.
+        """
+        result = _new(cls)
+        _set(result, "key", key)
+        _set(result, "played", played)
+        _set(result, "counted", counted)
+        _set(result, "players", players)
+        _set(result, "ranks", ranks)
+        return result
+
+    @classmethod
+    def trusted_rows(
+        cls,
+        keys: list[str],
+        played: list[int],
+        counted: list[int],
+        players: list[tuple[str, ...]],
+        ranks: list[tuple[int, ...]],
+    ) -> list[Result]:
+        """Many ``trusted`` results at once, one per position of the lists (the caller
+        vouches alike): each field is set through its slot, by C-level iteration
+        rather than a Python call per result."""
+        made = list(map(_new, repeat(cls, len(keys))))
+        for name, values in (
+            ("key", keys),
+            ("played", played),
+            ("counted", counted),
+            ("players", players),
+            ("ranks", ranks),
+        ):
+            deque(map(getattr(cls, name).__set__, made, values), maxlen=0)
+        return made
+
     @property
     def late(self) -> bool:
         """Missed the deadline of its play month (counts from a later list)."""
@@ -75,6 +125,8 @@ class Result:
         return cls(data["key"], data["played"], data["counted"], data["players"], data["ranks"])
 
 
+_new = object.__new__
+_set = object.__setattr__
 _CANONICAL = attrgetter("key", "played", "counted", "players", "ranks")
 _KEY = attrgetter("key")
 
@@ -95,48 +147,410 @@ def window_results(results: Iterable[Result], month: int, params: Params) -> lis
     return canonical_order(r for r in results if in_window(r, month, params))
 
 
-def result_weight(result: Result, month: int, params: Params) -> float:
-    """Weight of ``result`` in the list of ``month``: from its *play* month's age."""
-    if result.counted > month:
-        return 0.0
-    return weight(month - result.played, params)
+@dataclass(frozen=True, eq=False)
+class ResultColumns(Sequence[Result]):
+    """Results as columns: rows in canonical order, each row's seats side by side.
 
-
-@dataclass(frozen=True)
-class Window:
-    """The window of a list as columns: one row per result, one slot per seat."""
-
-    names: list[str]  # player ids, sorted; slots refer to them by position
-    starts: np.ndarray  # first slot of each result
-    sizes: np.ndarray
-    slots: np.ndarray  # player position of each seat
-    ranks: np.ndarray
-    played: np.ndarray
-    counted: np.ndarray
-
-
-def window_columns(results: Iterable[Result], month: int, params: Params) -> Window:
-    """Columns of the window of ``month``, rows in canonical order.
-
-    Built with C-level iteration (no Python code per seat). Rows point at seats through
-    ``starts``, so seats stay in input order while rows are put in canonical order.
+    The month close reads its window from the database straight into these arrays (no
+    object per result), hashes them (:func:`canonical_json`) and cuts its schedule
+    from them. They are also a sequence of :class:`Result`, made on access, so that
+    code written for a list of results reads them unchanged (paying for the objects).
     """
-    everything = results if isinstance(results, list) else list(results)
-    counted = np.fromiter(map(attrgetter("counted"), everything), np.int64, len(everything))
-    played = np.fromiter(map(attrgetter("played"), everything), np.int64, len(everything))
-    keep = (counted <= month) & (month - played < params.window)
-    window = list(compress(everything, keep.tolist()))
-    seats = list(chain.from_iterable(map(attrgetter("players"), window)))
-    names = sorted(set(seats))
+
+    names: list[str]  # every player id, sorted; ``slots`` refer to them by position
+    keys: np.ndarray  # uint8: the rows' keys in UTF-8, one after the other
+    key_ends: np.ndarray  # per row: where its key ends in ``keys``
+    played: np.ndarray  # per row
+    counted: np.ndarray  # per row
+    sizes: np.ndarray  # per row: its number of seats
+    slots: np.ndarray  # per seat: the player's position in ``names``
+    ranks: np.ndarray  # per seat
+
+    @classmethod
+    def from_results(cls, results: Iterable[Result]) -> ResultColumns:
+        """The columns of ``results`` (any order), with C-level iteration only: each
+        field is read in the order given (objects visited in memory order), then the
+        rows are put in canonical order as arrays (``from_rows``)."""
+        rows = list(results)
+        players = list(map(_PLAYERS, rows))
+        sizes = np.fromiter(map(len, players), np.int64, len(rows))
+        seats = list(chain.from_iterable(players))
+        names, positions = _seat_names(seats)
+        keys, key_ends = _encoded(list(map(_KEY, rows)))
+        return cls.from_rows(
+            names=names,
+            keys=keys,
+            key_ends=key_ends,
+            played=np.fromiter(map(_PLAYED, rows), np.int64, len(rows)),
+            counted=np.fromiter(map(_COUNTED, rows), np.int64, len(rows)),
+            starts=np.cumsum(sizes) - sizes,
+            sizes=sizes,
+            seats=positions,
+            ranks=np.fromiter(chain.from_iterable(map(_RANKS, rows)), np.int64, len(seats)),
+        )
+
+    @classmethod
+    def from_rows(
+        cls,
+        *,
+        names: list[str] | None,
+        keys: np.ndarray,
+        key_ends: np.ndarray,
+        played: np.ndarray,
+        counted: np.ndarray,
+        starts: np.ndarray,
+        sizes: np.ndarray,
+        seats: np.ndarray,
+        ranks: np.ndarray,
+    ) -> ResultColumns:
+        """Columns from rows in any order, put in canonical order. Row ``i`` has the
+        seats ``starts[i] : starts[i] + sizes[i]`` of ``seats`` and ``ranks``, in seat
+        order; ``seats`` are positions in ``names`` (any order, unused ones allowed),
+        or, with ``names`` None, integer player ids named by their decimal text.
+
+        The caller vouches for what ``Result`` checks (``counted >= played``, 2+
+        distinct players per row). Rows are sorted by their keys' bytes (the order of
+        ``str``); rows with equal keys, never read from the database (a fingerprint
+        is unique per game), are then ordered as :func:`canonical_order` orders them.
+        """
+        order = _key_order(keys, key_ends)
+        rows = np.arange(sizes.size) if order is None else order
+        taken = _gather(starts, sizes, rows)
+        if names is None:
+            ids, positions = _codes(seats[taken])
+            names = list(map(str, ids))
+        else:
+            positions = seats[taken]
+        names, slots = _names_used(names, positions)
+        keys, key_ends = _take_keys(keys, key_ends, rows)
+        columns = cls(
+            names, keys, key_ends, played[rows], counted[rows], sizes[rows], slots, ranks[taken]
+        )
+        if order is None:  # equal keys: order by every field, as canonical_order does
+            return columns._take(np.array(_canonical_positions(list(columns)), dtype=np.int64))
+        return columns
+
+    def window(self, month: int, params: Params) -> ResultColumns:
+        """The rows that carry weight in the list of ``month`` (``in_window``)."""
+        keep = (self.counted <= month) & (month - self.played < params.window)
+        if keep.all():
+            return self
+        return self._take(np.flatnonzero(keep))
+
+    @cached_property
+    def seat_starts(self) -> np.ndarray:
+        """Per row: its first seat."""
+        starts: np.ndarray = np.cumsum(self.sizes) - self.sizes
+        return starts
+
+    def _take(self, rows: np.ndarray) -> ResultColumns:
+        """The given rows, in the given order (names not used any more are dropped)."""
+        seats = _gather(self.seat_starts, self.sizes, rows)
+        names, slots = _names_used(self.names, self.slots[seats])
+        keys, key_ends = _take_keys(self.keys, self.key_ends, rows)
+        return ResultColumns(
+            names,
+            keys,
+            key_ends,
+            self.played[rows],
+            self.counted[rows],
+            self.sizes[rows],
+            slots,
+            self.ranks[seats],
+        )
+
+    def __len__(self) -> int:
+        return int(self.sizes.size)
+
+    @overload
+    def __getitem__(self, index: int) -> Result: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[Result]: ...
+    def __getitem__(self, index: int | slice) -> Result | list[Result]:
+        if isinstance(index, slice):
+            return [self._made(i, i + 1)[0] for i in range(*index.indices(len(self)))]
+        position = range(len(self))[index]  # negative indexes, IndexError
+        return self._made(position, position + 1)[0]
+
+    def __iter__(self) -> Iterator[Result]:
+        for start in range(0, len(self), _BLOCK):
+            yield from self._made(start, min(start + _BLOCK, len(self)))
+
+    @cached_property
+    def _name_objects(self) -> np.ndarray:
+        return np.array(self.names, dtype=object)
+
+    def _made(self, start: int, stop: int) -> list[Result]:
+        """Rows ``start:stop`` as ``Result`` objects, made with C-level iteration."""
+        if stop <= start:
+            return []
+        first = int(self.key_ends[start - 1]) if start else 0
+        blob = self.keys[first : int(self.key_ends[stop - 1])].tobytes()
+        ends = (self.key_ends[start:stop] - first).tolist()
+        cuts = list(map(slice, [0, *ends[:-1]], ends))
+        if blob.isascii():  # a byte is a character: cut the text once decoded
+            keys = list(map(blob.decode("ascii").__getitem__, cuts))
+        else:
+            keys = list(map(_DECODE, map(blob.__getitem__, cuts)))
+        seat_starts = self.seat_starts
+        low, high = int(seat_starts[start]), int(seat_starts[stop - 1] + self.sizes[stop - 1])
+        ends = (seat_starts[start:stop] + self.sizes[start:stop] - low).tolist()
+        cuts = list(map(slice, [0, *ends[:-1]], ends))
+        players = self._name_objects[self.slots[low:high]].tolist()
+        kinds, tables = self._rank_tables
+        return Result.trusted_rows(
+            keys,
+            self.played[start:stop].tolist(),
+            self.counted[start:stop].tolist(),
+            list(map(tuple, map(players.__getitem__, cuts))),
+            tables[kinds[start:stop]].tolist(),
+        )
+
+    @cached_property
+    def _rank_tables(self) -> tuple[np.ndarray, np.ndarray]:
+        """Per row, which of the few distinct rank tuples it has; and those tuples (one
+        object each, shared by every row that has it)."""
+        kinds = np.zeros(len(self), np.int64)
+        tables: list[tuple[int, ...]] = []
+        low = int(self.ranks.min()) if self.ranks.size else 0
+        base = int(self.ranks.max()) - low + 1 if self.ranks.size else 1
+        for size in np.unique(self.sizes).tolist():
+            rows = np.flatnonzero(self.sizes == size)
+            ranks = self.ranks[self.seat_starts[rows][:, None] + np.arange(size)]
+            if base**size < 1 << 62:  # the tuple as one number: a fast unique of ints
+                code = (ranks - low) @ (base ** np.arange(size, dtype=np.int64))
+                _, first, kind = np.unique(code, return_index=True, return_inverse=True)
+                distinct = ranks[first]
+            else:
+                distinct, kind = np.unique(ranks, axis=0, return_inverse=True)
+            kinds[rows] = kind.reshape(-1) + len(tables)
+            tables += map(tuple, distinct.tolist())
+        shared = np.empty(len(tables), dtype=object)
+        for i, ranks in enumerate(tables):  # one by one: numpy would unpack the tuples
+            shared[i] = ranks
+        return kinds, shared
+
+
+class ResultList(list[Result]):
+    """Results as a read-only list of ``Result``, made from ``columns`` (C-level
+    iteration, no Python code per result), for code written for lists. The month
+    close's own steps (the inputs hash, the schedule) read ``columns`` instead, so the
+    objects are never read back into arrays, nor sorted a second time."""
+
+    def __init__(self, columns: ResultColumns) -> None:
+        super().__init__(columns)
+        self.columns = columns
+
+    def __reduce__(self) -> tuple[type[ResultList], tuple[ResultColumns]]:
+        return ResultList, (self.columns,)
+
+    def _read_only(self, *args: Any, **kwargs: Any) -> NoReturn:
+        raise TypeError("a ResultList is read-only: its columns must stay its results")
+
+    append = extend = insert = remove = pop = clear = sort = reverse = _read_only
+    __setitem__ = __delitem__ = __iadd__ = __imul__ = _read_only
+
+
+_BLOCK = 1 << 14  # rows made or serialised at a time
+_PLAYERS = attrgetter("players")
+_RANKS = attrgetter("ranks")
+_PLAYED = attrgetter("played")
+_COUNTED = attrgetter("counted")
+# keys may hold any str (lone surrogates too): encoded and decoded losslessly
+_ENCODE = methodcaller("encode", "utf-8", "surrogatepass")
+_DECODE = methodcaller("decode", "utf-8", "surrogatepass")
+
+
+def _gather(starts: np.ndarray, lengths: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """Positions of the ranges ``starts[rows] : starts[rows] + lengths[rows]``, in order."""
+    lengths = lengths[rows]
+    placed = np.cumsum(lengths) - lengths
+    positions: np.ndarray = np.repeat(starts[rows] - placed, lengths) + np.arange(lengths.sum())
+    return positions
+
+
+def _seat_names(seats: list[str]) -> tuple[list[str], np.ndarray]:
+    """The distinct players of ``seats`` and each seat's position among them. Player
+    ids are interned (``Result`` does it): equal ids are one object, told apart by
+    ``id`` and a sort of ints; ids that are not (equal text, two objects) are looked
+    up by text instead."""
+    identities = np.fromiter(map(id, seats), np.int64, len(seats))
+    _, first, positions = np.unique(identities, return_index=True, return_inverse=True)
+    names = list(map(seats.__getitem__, first.tolist()))
+    if len(set(names)) == len(names):
+        return names, positions.reshape(-1)
+    names = list(set(seats))
     index = {p: i for i, p in enumerate(names)}
-    slots = np.fromiter(map(index.__getitem__, seats), np.int64, len(seats))
-    ranks = np.fromiter(chain.from_iterable(map(attrgetter("ranks"), window)), np.int64, len(seats))
-    sizes = np.fromiter(map(len, map(attrgetter("ranks"), window)), np.int64, len(window))
-    order = np.array(_canonical_positions(window), dtype=np.int64)
-    starts = (np.cumsum(sizes) - sizes)[order]
-    return Window(
-        names, starts, sizes[order], slots, ranks, played[keep][order], counted[keep][order]
-    )
+    return names, np.fromiter(map(index.__getitem__, seats), np.int64, len(seats))
+
+
+def _encoded(keys: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """``keys`` in UTF-8, one after the other, and where each ends."""
+    text = "".join(keys)
+    if text.isascii():  # a character is a byte: encode once
+        lengths = np.fromiter(map(len, keys), np.int64, len(keys))
+        return np.frombuffer(text.encode("ascii"), np.uint8), np.cumsum(lengths)
+    encoded = list(map(_ENCODE, keys))
+    lengths = np.fromiter(map(len, encoded), np.int64, len(keys))
+    return np.frombuffer(b"".join(encoded), np.uint8), np.cumsum(lengths)
+
+
+def _take_keys(
+    keys: np.ndarray, key_ends: np.ndarray, rows: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The keys of ``rows``, in that order (bytes and ends, as ``ResultColumns`` has them)."""
+    lengths = np.diff(key_ends, prepend=0)
+    if lengths.size and lengths[0] and (lengths == lengths[0]).all():  # one copy per row
+        taken: np.ndarray = keys.view(f"V{lengths[0]}")[rows].view(np.uint8)
+    else:
+        taken = keys[_gather(key_ends - lengths, lengths, rows)]
+    return taken, np.cumsum(lengths[rows])
+
+
+def _names_used(names: list[str], seats: np.ndarray) -> tuple[list[str], np.ndarray]:
+    """The names ``seats`` use, sorted (and interned, as ``Result`` does), and the seats
+    as positions in them."""
+    used = np.flatnonzero(np.bincount(seats, minlength=len(names)))
+    kept = [names[i] for i in used.tolist()]
+    order = sorted(range(len(kept)), key=kept.__getitem__)
+    position = np.zeros(len(names), np.int64)
+    position[used[order]] = np.arange(len(kept))
+    return [sys.intern(kept[i]) for i in order], position[seats]
+
+
+def _key_order(keys: np.ndarray, key_ends: np.ndarray) -> np.ndarray | None:
+    """Rows sorted by key, compared as ``str`` compares (UTF-8 bytes sort alike);
+    None when two keys are equal (or a key holds a NUL: numpy pads with NULs)."""
+    lengths = np.diff(key_ends, prepend=0)
+    if lengths.size == 0:
+        return np.zeros(0, np.int64)
+    width = max(int(lengths.max()), 1)
+    if not keys.all():
+        return None
+    if (lengths == width).all():
+        table = keys.reshape(lengths.size, width)
+    else:  # padded with NULs, which sort first, as a shorter str does
+        table = np.zeros((lengths.size, width), np.uint8)
+        rows = np.arange(lengths.size)
+        table.reshape(-1)[_gather(rows * width, lengths, rows)] = keys
+    flat = table.view(f"S{width}").ravel()
+    # first by the first 16 bytes as two big-endian ints (a fast sort of ints), then
+    # the rows still tied (keys begin alike: "2026-10-03:") by their whole key
+    head = np.zeros((lengths.size, 16), np.uint8)
+    head[:, : min(width, 16)] = table[:, :16]
+    words = head.view(">u8")
+    order: np.ndarray = np.lexsort((words[:, 1], words[:, 0]))
+    same = (np.diff(words[order], axis=0) == 0).all(axis=1)
+    if same.any() and width > 16:
+        group = np.cumsum(np.r_[True, ~same])
+        tied = np.flatnonzero(np.r_[same, False] | np.r_[False, same])
+        order[tied] = order[tied][np.lexsort((flat[order[tied]], group[tied]))]
+    ordered = flat[order]
+    return None if (ordered[1:] == ordered[:-1]).any() else order
+
+
+def canonical_json(columns: ResultColumns, block: int = _BLOCK) -> Iterator[bytes]:
+    """``json.dumps(result.as_dict(), sort_keys=True, separators=(",", ":"))`` of every
+    row, one after the other, in blocks of ``block`` rows: the bytes the inputs hash of
+    a list is made of.
+
+    Assembled with numpy from a few pieces (``{"counted":3,"key":"``, a key, ...) when
+    no key or player id needs escaping in JSON (printable ASCII without ``"`` or
+    ``\\``: fingerprints, decimal ids), else row by row with ``json``.
+    """
+    names = "".join(columns.names).encode("utf-8", "surrogatepass")
+    if not (_plain(columns.keys) and _plain(np.frombuffer(names, np.uint8))):
+        for start in range(0, len(columns), block):
+            rows = columns._made(start, min(start + block, len(columns)))
+            yield "".join(map(_json, rows)).encode()
+        return
+    pieces = _Pieces(columns)
+    for start in range(0, len(columns), block):
+        yield pieces.text(start, min(start + block, len(columns)))
+
+
+def _json(result: Result) -> str:
+    return json.dumps(result.as_dict(), sort_keys=True, separators=(",", ":"))
+
+
+def _plain(text: np.ndarray) -> bool:
+    """Only characters JSON writes as they are (``ensure_ascii``, no escapes)?"""
+    return bool(((text >= 0x20) & (text < 0x7F) & (text != 0x22) & (text != 0x5C)).all())
+
+
+class _Pieces:
+    """Every row's JSON as pieces of one byte pool, gathered block by block.
+
+    A row is ``{"counted":C,"key":"`` + its key + ``","played":P,"players":[``, then
+    per seat ``,"id"`` (the first without its comma), ``],"ranks":[``, per seat
+    ``,rank`` (the first without its comma), ``]}``: 5 + 2 * seats pieces.
+    """
+
+    def __init__(self, columns: ResultColumns) -> None:
+        self.columns = columns
+        counted, self.counted = _codes(columns.counted)
+        played, self.played = _codes(columns.played)
+        ranks, self.ranks = _codes(columns.ranks)
+        groups = [
+            [b'],"ranks":[', b"]}"],
+            [b'{"counted":%d,"key":"' % c for c in counted],
+            [b'","played":%d,"players":[' % p for p in played],
+            [b',"%s"' % name.encode() for name in columns.names],
+            [b",%d" % r for r in ranks],
+        ]
+        texts = list(chain.from_iterable(groups))
+        lengths = np.fromiter(map(len, texts), np.int64, len(texts))
+        starts = np.cumsum(lengths) - lengths
+        cuts = np.cumsum([0, *map(len, groups)])
+        self.groups = [(starts[a:b], lengths[a:b]) for a, b in pairwise(cuts.tolist())]
+        self.pool = np.concatenate([np.frombuffer(b"".join(texts), np.uint8), columns.keys])
+        self.key_lengths = np.diff(columns.key_ends, prepend=0)
+        self.key_starts = columns.key_ends - self.key_lengths + int(lengths.sum())
+        self.seat_starts = columns.seat_starts
+
+    def text(self, start: int, stop: int) -> bytes:
+        """The JSON of rows ``start:stop``."""
+        c = self.columns
+        sizes = c.sizes[start:stop]
+        count = 5 + 2 * sizes
+        base = np.cumsum(count) - count
+        total = int(count.sum())
+        starts, lengths = np.empty(total, np.int64), np.empty(total, np.int64)
+        (const_starts, const_lengths), counted, played, names, ranks = self.groups
+        rows = slice(start, stop)
+        for at, (group, codes) in (
+            (0, (counted, self.counted[rows])),
+            (2, (played, self.played[rows])),
+        ):
+            starts[base + at], lengths[base + at] = group[0][codes], group[1][codes]
+        starts[base + 1], lengths[base + 1] = self.key_starts[rows], self.key_lengths[rows]
+        for at, const in ((base + 3 + sizes, 0), (base + 4 + 2 * sizes, 1)):
+            starts[at], lengths[at] = const_starts[const], const_lengths[const]
+        low = int(self.seat_starts[start])
+        seats = slice(low, low + int(sizes.sum()))
+        row = np.repeat(np.arange(sizes.size), sizes)
+        seat = np.arange(row.size) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+        first = (seat == 0).astype(np.int64)  # the first seat's piece skips its comma
+        for at, (group, codes) in (
+            (base[row] + 3 + seat, (names, c.slots[seats])),
+            (base[row] + 4 + sizes[row] + seat, (ranks, self.ranks[seats])),
+        ):
+            starts[at], lengths[at] = group[0][codes] + first, group[1][codes] - first
+        placed = np.cumsum(lengths) - lengths
+        text: np.ndarray = self.pool[np.repeat(starts - placed, lengths) + np.arange(lengths.sum())]
+        return text.tobytes()
+
+
+def _codes(values: np.ndarray) -> tuple[list[int], np.ndarray]:
+    """The distinct values, and each value's position among them."""
+    if values.size and int(values.max()) - int(values.min()) < max(1 << 16, 2 * values.size):
+        low = int(values.min())
+        present = np.flatnonzero(np.bincount(values - low))
+        position = np.zeros(int(values.max()) - low + 1, np.int64)
+        position[present] = np.arange(present.size)
+        return (present + low).tolist(), position[values - low]
+    distinct, codes = np.unique(values, return_inverse=True)
+    return distinct.tolist(), codes.reshape(-1)
 
 
 def _canonical_positions(window: list[Result]) -> list[int]:

@@ -33,6 +33,7 @@ def test_admin_pages_load(client, secretary, federation):
         "/admin/federation/game/",
         "/admin/tournaments/tournament/",
         "/admin/tournaments/table/",
+        "/admin/scoring/importjob/",
         "/admin/federation/membership/",
         "/admin/ratings/rankinglist/",
         f"/admin/ratings/rankinglist/{run.ranking.pk}/change/",

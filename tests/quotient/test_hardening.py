@@ -187,7 +187,12 @@ def test_the_deploy_check_passes_with_production_settings():
         "SECRET_KEY": "k" * 20 + "-a-long-random-production-key-0123456789-!#$%",
         "ALLOWED_HOSTS": "quotient.example.org",
     }
-    for name in ("SECURE_SSL_REDIRECT", "SECURE_HSTS_SECONDS", "SECURE_COOKIES"):
+    for name in (
+        "SECURE_SSL_REDIRECT",
+        "SECURE_HSTS_SECONDS",
+        "SECURE_COOKIES",
+        "DJANGO_ALLOW_ASYNC_UNSAFE",  # set for the browser tests' process only
+    ):
         env.pop(name, None)
     done = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],

@@ -57,11 +57,36 @@ def test_beat_job_publishes_every_game_through_the_workers(federation, celery_wo
     runs = {run.game.key: run for run in RankingRun.objects.filter(pk__in=run_ids)}
     assert {run.status for run in runs.values()} == {"published"}
     divisor = runs["divisor"]
-    # 30 results in chunks of 4: eight chunks, rated by the workers
-    by_workers, here = map(int, re.findall(r"\d+", divisor.message))
-    assert by_workers + here == 8 and by_workers >= 1
+    # 30 results of one batch in chunks of 4: one chord of eight chunk tasks
+    chunks, chords = map(int, re.findall(r"\d+", divisor.message))
+    assert (chunks, chords) == (8, 1), divisor.message
     assert stored(divisor.ranking) == expected(Game.objects.get(key="divisor"), OCT)
     assert divisor.players_done == divisor.players_total == len(handles)
+
+
+@pytest.mark.worker
+@pytest.mark.django_db(transaction=True)
+def test_a_chunk_failing_on_a_worker_fails_the_run(games, celery_worker_process):
+    """The chord's error callback, not a waiting task, marks the run failed."""
+    from django.utils import timezone
+
+    from ratings.tasks import batch_chord
+
+    run = RankingRun.objects.create(
+        game=Game.objects.get(key="divisor"),
+        month=OCT,
+        status="running",
+        task_id="fan-out",
+        started_at=timezone.now(),
+    )
+    batch_chord(run.pk, {"a": "step"}, [{"not": "a chunk"}, {"not": "one either"}]).apply_async()
+    deadline = time.monotonic() + 60
+    while RankingRun.objects.filter(pk=run.pk, finished_at__isnull=True).exists():
+        assert time.monotonic() < deadline, "the failed chunk never failed the run"
+        time.sleep(0.2)
+    run.refresh_from_db()
+    assert run.status == "failed" and "KeyError" in run.message, run.message
+    assert not RankingList.objects.exists()
 
 
 def _backend_waiting_on_a_lock(url: str) -> bool:

@@ -20,7 +20,7 @@ def test_beat_schedules_the_month_close_in_the_federation_time_zone(settings):
 def test_close_previous_month_picks_the_month_before():
     from datetime import date
 
-    from ratings.services import previous_month
+    from federation.months import previous_month
 
     assert previous_month(date(2026, 12, 1)) == date(2026, 11, 1)
     assert previous_month(date(2027, 1, 1)) == date(2026, 12, 1)

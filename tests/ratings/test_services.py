@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import datetime as dt
 import threading
+from contextlib import contextmanager
 
 import pytest
+import time_machine
 
 from federation.models import Game
 from federation.months import month_index
@@ -74,6 +76,11 @@ def test_few_results_are_provisional(federation):
     assert not ranking.entries.filter(provisional=False, rank__isnull=True).exists()
 
 
+def november_closed():
+    """The clock on 1 December 2026, when November's list may be published."""
+    return time_machine.travel(dt.datetime(2026, 12, 1, 9, tzinfo=BERLIN), tick=False)
+
+
 @pytest.mark.django_db
 def test_a_late_result_counts_from_the_next_list(federation):
     club, handles = federation
@@ -92,7 +99,8 @@ def test_a_late_result_counts_from_the_next_list(federation):
     october = ranking_publish(game=game, month=OCT).ranking
     assert october.results_counted == 10
     assert not october.entries.filter(player__handle__in=handles[4:8]).exists()
-    november = ranking_publish(game=game, month=NOV).ranking
+    with november_closed():
+        november = ranking_publish(game=game, month=NOV).ranking
     assert november.results_counted == 16
     assert november.entries.filter(player__handle__in=handles[4:8]).count() == 4
 
@@ -104,7 +112,8 @@ def test_movement_since_last_month(federation):
     record_month(club=club, handles=handles, month=NOV, count=40, seed=8)
     game = Game.objects.get(key="divisor")
     october = ranking_publish(game=game, month=OCT).ranking
-    november = ranking_publish(game=game, month=NOV).ranking
+    with november_closed():
+        november = ranking_publish(game=game, month=NOV).ranking
     for entry in november.entries.filter(provisional=False):
         before = october.entries.filter(player=entry.player, provisional=False).first()
         expected = None if before is None else before.rank - entry.rank
@@ -120,7 +129,7 @@ def _slow_map(started: threading.Event, release: threading.Event):
     return slow
 
 
-def _concurrent_runs(game, *, lock: bool):
+def _concurrent_runs(game, *, locked: bool):
     """Two runs of the same month; the second starts while the first computes."""
     from django.db import connection
 
@@ -129,7 +138,7 @@ def _concurrent_runs(game, *, lock: bool):
 
     def publish(name, map_fn):
         try:
-            runs[name] = ranking_publish(game=game, month=OCT, map_fn=map_fn, lock=lock)
+            runs[name] = ranking_publish(game=game, month=OCT, map_fn=map_fn)
         except Exception:
             runs[name] = RankingRun.objects.filter(game=game, month=OCT).order_by("-pk").first()
         finally:
@@ -147,7 +156,7 @@ def _concurrent_runs(game, *, lock: bool):
         thread.start()
     started.wait(10)
     # the second run either returned (locked) or is computing too
-    threads[1].join(timeout=2 if lock else 0.5)
+    threads[1].join(timeout=2 if locked else 0.5)
     release.set()
     for thread in threads:
         thread.join(30)
@@ -158,17 +167,30 @@ def _concurrent_runs(game, *, lock: bool):
 def test_two_runs_at_once_one_computes_the_other_is_locked(federation):
     club, handles = federation
     record_month(club=club, handles=handles, month=OCT, count=20, seed=9)
-    runs = _concurrent_runs(Game.objects.get(key="divisor"), lock=True)
+    runs = _concurrent_runs(Game.objects.get(key="divisor"), locked=True)
     assert {runs["first"].status, runs["second"].status} == {"published", "locked"}
     assert RankingList.objects.filter(month=OCT).count() == 1
 
 
+@pytest.fixture
+def without_the_month_lock(monkeypatch):
+    """The negative control's seam: ``month_lock`` that locks nothing."""
+
+    @contextmanager
+    def no_lock(game, month):
+        yield
+
+    monkeypatch.setattr("ratings.services.month_lock", no_lock)
+
+
 @pytest.mark.django_db(transaction=True)
-def test_negative_control_without_the_lock_the_month_is_published_twice(federation):
+def test_negative_control_without_the_lock_the_month_is_published_twice(
+    federation, without_the_month_lock
+):
     club, handles = federation
     record_month(club=club, handles=handles, month=OCT, count=20, seed=9)
     game = Game.objects.get(key="divisor")
-    _concurrent_runs(game, lock=False)
+    _concurrent_runs(game, locked=False)
     # both runs computed the month; the loser only stopped at the unique constraint
     runs = RankingRun.objects.filter(game=game, month=OCT)
     assert sorted(runs.values_list("status", flat=True)) == ["failed", "published"]
@@ -219,7 +241,26 @@ def test_publish_rankings_command(federation):
         "publish_rankings", "--game", "divisor", "--month", "2026-10", "--force", stdout=out
     )
     assert "published (revision 2" in out.getvalue()
-    with pytest.raises(CommandError):
-        call_command("publish_rankings", "--game", "divisor", "--month", "2026-13")
+    for month in ("2026-13", "２０２６-10", "1989-12"):
+        with pytest.raises(CommandError):
+            call_command("publish_rankings", "--game", "divisor", "--month", month)
     with pytest.raises(CommandError):
         call_command("publish_rankings", "--game", "chess", "--month", "2026-10")
+
+
+@pytest.mark.django_db
+def test_a_rerun_queues_a_forced_run_after_commit(django_capture_on_commit_callbacks, games):
+    from ratings.services import ranking_rerun
+
+    enqueued = []
+    game = Game.objects.get(key="divisor")
+    with django_capture_on_commit_callbacks(execute=True):
+        run = ranking_rerun(
+            game=game,
+            month=dt.date(2026, 10, 17),
+            requested_by="secretary",
+            enqueue=enqueued.append,
+        )
+        assert enqueued == []
+    assert enqueued == [run]
+    assert (run.month, run.force, run.status) == (OCT, True, "queued")

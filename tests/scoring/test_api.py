@@ -155,8 +155,9 @@ def test_the_same_match_twice_is_refused(api, organiser, players):
     first = submit(api, SHEET_RECORD)
     assert first.status_code == 201
     again = submit(api, SHEET_RECORD)
-    assert again.status_code == 400
+    assert again.status_code == 409
     assert again.json()["error"]["code"] == "duplicate-match"
+    assert again.json()["error"]["params"]["match"] == first.json()["id"]
     assert Match.objects.count() == 1
 
 

@@ -134,20 +134,20 @@ def test_summary_records_of_every_game(api, organiser, seated, game):
 
 @pytest.mark.django_db
 @pytest.mark.parametrize(
-    ("game", "column"),
+    ("game", "column", "key"),
     [
-        ("astronomy", "legal_moves_left"),
-        ("dominyam", "best_meal"),
-        ("9tka", "to"),
-        ("divisor", "ends_sum"),
+        ("astronomy", "Replies left to the opponent", "legal_moves_left"),
+        ("dominyam", "Best meal the dice allowed", "best_meal"),
+        ("9tka", "Play", "slide"),
+        ("divisor", "Ends sum", "ends_sum"),
     ],
 )
-def test_match_page_shows_each_games_own_columns(client, club, seated, game, column):
+def test_match_page_shows_each_games_own_columns(client, club, seated, game, column, key):
     from scoring.services import match_record
 
     match = match_record(club=club, played_on=dt.date(2026, 11, 3), record=a_record(game, 9)).match
     page = client.get(f"/matches/{match.pk}/").content.decode()
-    assert f"<th>{column}</th>" in page
+    assert f"<th>{column}</th>" in page and f"<th>{key}</th>" not in page  # words, not keys
 
 
 @pytest.mark.django_db

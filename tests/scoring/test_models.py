@@ -29,10 +29,14 @@ def test_the_same_match_cannot_be_stored_twice():
     _match()
     with pytest.raises(IntegrityError), transaction.atomic():
         _match()
-    # another date or other content is another match
-    _match(played_on=dt.date(2026, 10, 4))
+    # the date is part of the fingerprint (of sheets and summaries), not of the key
+    with pytest.raises(IntegrityError), transaction.atomic():
+        _match(played_on=dt.date(2026, 10, 4))
     _match(fingerprint="e" * 64)
-    assert Match.objects.count() == 3
+    # a withdrawn match no longer holds its content
+    _match(fingerprint="d" * 64, status="withdrawn")
+    _match(fingerprint="d" * 64)
+    assert Match.objects.count() == 4
 
 
 @pytest.mark.django_db

@@ -172,14 +172,21 @@ def _outcomes(record: Mapping[str, Any], budget: int) -> list[bool | None]:
 
 
 def decisive_mistake(record: Mapping[str, Any], budget: int = NODE_BUDGET) -> dict[str, Any] | None:
-    """The first tile after which the game flipped against its mover under perfect
-    play (winning before the move, losing after it), among the positions small
-    enough to solve within ``budget`` nodes in all.
+    """The loser's last move that turned a position they could force a win from into
+    one they could not (perfect play), among the positions small enough to solve
+    within ``budget`` nodes in all.
+
+    The player to move before tile ``k`` wins exactly when ``values[k]``; tile ``k``
+    threw the game away when its mover could win before it and the opponent can win
+    after it. Only the loser's moves are read, from the end: a flip by the eventual
+    winner was undone later by the loser's own mistake, which is the one named.
+    A resignation is the loser's last move too: resigning a position they could
+    still win is the decisive mistake (``"resign": true``).
 
     ``{"move": i, "player": p, "before": "win", "after": "loss", "solved_from": k}``
     where ``k`` is the first move whose position was solved; None when the record
-    is not a valid finished full record, when nothing could be solved, or when no
-    solved move lost a won position.
+    is not a valid finished full record, when nothing could be solved, or when the
+    loser never held a won position among the solved ones.
     """
     if not isinstance(record, Mapping):
         return None
@@ -191,13 +198,12 @@ def decisive_mistake(record: Mapping[str, Any], budget: int = NODE_BUDGET) -> di
         return None
     solved_from = next(k for k, value in enumerate(values) if value is not None)
     players = record["players"]
-    for k in range(solved_from, len(values) - 1):
+    laid = len(values) - 1
+    loser = laid % 2  # the player to move at the end: left without a move, or resigning
+    found: dict[str, Any] = {"before": "win", "after": "loss", "solved_from": solved_from}
+    if values[laid]:  # a resignation of a position the loser could still win
+        return {"move": laid, "player": players[loser], **found, "resign": True}
+    for k in range(laid - 2, solved_from - 1, -2):  # the loser's tiles, the last first
         if values[k] and values[k + 1]:
-            return {
-                "move": k,
-                "player": players[k % 2],
-                "before": "win",
-                "after": "loss",
-                "solved_from": solved_from,
-            }
+            return {"move": k, "player": players[loser], **found}
     return None

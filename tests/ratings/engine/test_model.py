@@ -3,10 +3,11 @@
 import numpy as np
 import pytest
 
-from ratings.engine.model import openskill_model, rate_match_openskill, rate_tables
+from ratings.engine.model import rate_tables
 from ratings.engine.params import MODELS, Params
 from ratings.engine.ranking import compute_ranking
 from ratings.engine.results import Result
+from tests.ratings.engine.reference import openskill_model, rate_match_openskill
 
 MONTH = 2026 * 12 + 10
 

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ratings.engine.batch import ChunkIncrements, ChunkTask, chunk_increments, combine
+from ratings.engine.batch import ChunkIncrements, ChunkTask
 from ratings.engine.params import Params, weight
 from ratings.engine.ranking import (
     RankingEntry,
@@ -19,7 +19,8 @@ from ratings.engine.ranking import (
     movement,
     round_half_away,
 )
-from ratings.engine.results import Result, canonical_order, result_weight, window_results
+from ratings.engine.results import Result, canonical_order, window_results
+from tests.ratings.engine.reference import chunk_increments, combine, result_weight
 
 M = 2026 * 12 + 10  # 2026-11
 PARAMS = Params()

@@ -464,17 +464,59 @@ def test_decisive_mistake_refuses_other_records():
     assert decisive_mistake("nonsense") is None
 
 
+def _loser(rec):
+    """The seat that lost: the player to move after the last tile (or who resigned)."""
+    (lost,) = [row["seat"] for row in replay(rec)["standings"] if row["rank"] == 2]
+    return lost
+
+
 def test_a_known_blunder_is_found():
-    # size 4, few tiles left: search seeds for a game with a flip and check it exactly
+    # size 4, few tiles left: search seeds for a game whose loser threw a win away and
+    # check it exactly, with a budget that solves every position
     for seed in range(40):
         rec = random_record(seed, size=4, resign_chance=0)
-        found = decisive_mistake(rec)
+        found = decisive_mistake(rec, budget=10**6)
         if found:
             values = outcomes(rec, budget=10**6)
-            first = next(k for k in range(len(values) - 1) if values[k] and values[k + 1])
-            assert found["move"] == first or found["solved_from"] > first
+            loser = _loser(rec)
+            flips = [k for k in range(len(values) - 1) if values[k] and values[k + 1]]
+            assert found["move"] == max(k for k in flips if k % 2 == loser)
             return
     pytest.fail("no blunder in 40 random games")
+
+
+def test_the_winners_own_earlier_flip_is_not_the_decisive_mistake():
+    """The first flip of the outcome was the eventual winner's, who got the win back
+    when the loser erred in turn (the issue's report): the loser's move is named."""
+    rec = random_record(50, size=4, resign_chance=0)
+    values = outcomes(rec, budget=10**6)
+    assert values == [None, True, True, True, True, True, False]
+    assert _loser(rec) == 0  # ben (seat 1) won
+    # ben threw the win away with move 1 (0-based) but ana gave it back later
+    assert values[1] and values[2]
+    found = decisive_mistake(rec, budget=10**6)
+    assert (found["move"], found["player"]) == (4, "ana")
+
+
+@SETTINGS
+@given(seed=st.integers(0, 10**6), size=st.sampled_from([4, 5]), resign=st.sampled_from([0, 0.4]))
+def test_the_named_player_never_went_on_to_win(seed, size, resign):
+    rec = random_record(seed, size=size, resign_chance=resign)
+    found = decisive_mistake(rec)
+    if found is None:
+        return
+    loser = _loser(rec)
+    assert found["player"] == rec["players"][loser]
+    values = outcomes(rec)
+    k = found["move"]
+    assert k % 2 == loser and values[k] is True
+    if found.get("resign"):
+        assert k == len(values) - 1  # resigned a position they could still win
+        return
+    assert values[k + 1] is True  # after it the winner could force the win
+    # and it was the loser's last such move
+    later = range(k + 2, len(values) - 1, 2)
+    assert not any(values[j] and values[j + 1] for j in later)
 
 
 # ---------------------------------------------------------------------------

@@ -1,0 +1,329 @@
+"""The rows of a bulk import file: each row is one match.
+
+Three kinds of file are read, told apart by their first character:
+
+* a **JSON array** (``[``) of records;
+* **JSON lines** (``{``): one record per non-blank line;
+* a **CSV of summaries** (anything else): a header row, then one match per row.
+
+A JSON row is a record, which may carry ``played_on`` and ``game_number`` beside its
+own keys, or ``{"record": {...}, "played_on": ..., "game_number": ...}``. A CSV row
+names its ``game`` and its ``players`` (handles in seat order, separated by spaces)
+and gives the summary in the game's columns (:data:`COLUMNS`). A list *per player*
+is written in seat order, separated by spaces (``12 7 3``); where each player or
+each deal has several values, the groups are separated by ``/`` (``6-6 3-3 / 1-2
+3-5``). Flags are ``yes``/``no`` (``1``/``0``, ``true``/``false`` too; blank is no).
+
+A row that cannot be read keeps its place with its error; the import reports it
+like a record the engine refuses. A file that cannot be read at all (too large,
+too many rows, a CSV without its ``game`` or ``players`` column, an unknown column,
+a JSON array that is not JSON) is refused whole (:class:`FileRefused`).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from scoring.engine.common import RecordError
+from scoring.entry.summary import (
+    astronomy_summary,
+    divisor_summary,
+    dominyam_summary,
+    ninetka_summary,
+    trimorp_summary,
+)
+
+MAX_FILE_BYTES = 10 * 1024 * 1024
+MAX_ROWS = 2000
+#: what every CSV row may give, then each game's columns
+COMMON = ("game", "players", "played_on", "game_number")
+COLUMNS: dict[str, tuple[str, ...]] = {
+    "divisor": ("set", "divisor", "points", "pips_left", "blocked"),
+    "astronomy": ("size", "winner", "moves", "resign"),
+    "9tka": ("sections",),
+    "trimorp": ("five", "series", "box_opener"),
+    "dominyam": ("turn_points", "tiles"),
+}
+ALL_COLUMNS = frozenset(COMMON).union(*COLUMNS.values())
+YES, NO = {"yes", "y", "1", "true", "x", "oui", "ja"}, {"", "no", "n", "0", "false", "non", "nein"}
+
+
+class FileRefused(Exception):
+    """The file as a whole cannot be imported."""
+
+    def __init__(self, error: RecordError) -> None:
+        self.error = error
+        super().__init__(str(error))
+
+
+@dataclass(frozen=True)
+class FileRow:
+    """One match of the file: ``row`` counts from 1; ``line`` is its line in the file
+    (None in a JSON array). ``error`` ({"code", "move", "params"}) when it could
+    not be read, else its ``record``."""
+
+    row: int
+    line: int | None
+    record: Any = None
+    played_on: str | None = None
+    game_number: int | None = None
+    error: dict[str, Any] | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "row": self.row,
+            "line": self.line,
+            "record": self.record,
+            "played_on": self.played_on,
+            "game_number": self.game_number,
+            "error": self.error,
+        }
+
+
+def read_file(content: bytes) -> list[FileRow]:
+    """The rows of an import file; :class:`FileRefused` when it cannot be read."""
+    if len(content) > MAX_FILE_BYTES:
+        raise FileRefused(RecordError("import-too-large", None, limit_mb=MAX_FILE_BYTES >> 20))
+    text = _decode(content)
+    start = text.lstrip()[:1]
+    if not start:
+        raise FileRefused(RecordError("import-empty", None))
+    if start == "[":
+        rows = _json_array(text)
+    elif start == "{":
+        rows = _json_lines(text)
+    else:
+        rows = _csv_rows(text)
+    if not rows:
+        raise FileRefused(RecordError("import-empty", None))
+    if len(rows) > MAX_ROWS:
+        raise FileRefused(RecordError("import-too-many-rows", None, most=MAX_ROWS))
+    return rows
+
+
+def _decode(content: bytes) -> str:
+    """UTF-8 (with or without its byte-order mark), else the spreadsheets' Windows-1252."""
+    try:
+        return content.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return content.decode("cp1252", errors="replace")
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _json(text: str) -> Any:
+    return json.loads(text, parse_constant=_no_constant)
+
+
+# ---------------------------------------------------------------------------
+# JSON
+
+
+def _json_array(text: str) -> list[FileRow]:
+    try:
+        items = _json(text)
+    except (ValueError, RecursionError) as exc:
+        raise FileRefused(RecordError("not-json", None, reason=str(exc)[:200])) from exc
+    if not isinstance(items, list):
+        raise FileRefused(RecordError("not-json", None, reason="not an array"))
+    return [_json_row(item, n, None) for n, item in enumerate(items, 1)]
+
+
+def _json_lines(text: str) -> list[FileRow]:
+    try:  # one object written over several lines is one row
+        whole = _json(text)
+    except (ValueError, RecursionError):
+        whole = None
+    if isinstance(whole, dict):
+        return [_json_row(whole, 1, 1)]
+    rows: list[FileRow] = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            item = _json(line)
+        except (ValueError, RecursionError) as exc:
+            error = RecordError("not-json", None, reason=str(exc)[:200])
+            rows.append(FileRow(len(rows) + 1, number, error=error.as_dict()))
+            continue
+        rows.append(_json_row(item, len(rows) + 1, number))
+    return rows
+
+
+def _json_row(item: Any, row: int, line: int | None) -> FileRow:
+    if not isinstance(item, dict):
+        return FileRow(row, line, error=RecordError("import-not-a-row", None).as_dict())
+    if "record" in item and "game" not in item:
+        extra = sorted(set(item) - {"record", "played_on", "game_number"})
+        if extra:
+            error = RecordError("import-unknown-key", None, key=str(extra[0])[:40])
+            return FileRow(row, line, error=error.as_dict())
+        record = item["record"]
+    else:
+        record = {k: v for k, v in item.items() if k not in ("played_on", "game_number")}
+    try:
+        played_on = _date(item.get("played_on"))
+        number = _game_number(item.get("game_number"))
+    except RecordError as error:
+        return FileRow(row, line, error=error.as_dict())
+    return FileRow(row, line, record=record, played_on=played_on, game_number=number)
+
+
+def _date(value: Any) -> str | None:
+    if value is None or value == "":
+        return None
+    if isinstance(value, str):
+        try:
+            return date.fromisoformat(value.strip()).isoformat()
+        except ValueError:
+            pass
+    raise RecordError("bad-field", None, field="played_on", expected="YYYY-MM-DD")
+
+
+def _game_number(value: Any) -> int | None:
+    if value is None or value == "":
+        return None
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value.strip())
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 999:
+        raise RecordError(
+            "bad-field", None, field="game_number", expected="whole-number-between", low=1, high=999
+        )
+    number: int = value
+    return number
+
+
+# ---------------------------------------------------------------------------
+# CSV
+
+
+def _csv_rows(text: str) -> list[FileRow]:
+    header = text.lstrip("\r\n").split("\n", 1)[0]
+    delimiter = max(",;\t", key=header.count)
+    reader = csv.reader(io.StringIO(text.lstrip("\r\n")), delimiter=delimiter)
+    names = [name.strip().lower() for name in next(reader, [])]
+    for column in ("game", "players"):
+        if column not in names:
+            raise FileRefused(RecordError("import-missing-column", None, column=column))
+    for name in names:
+        if name and name not in ALL_COLUMNS:
+            raise FileRefused(RecordError("import-unknown-column", None, column=name[:40]))
+    rows: list[FileRow] = []
+    for cells in reader:
+        if not any(cell.strip() for cell in cells):
+            continue
+        values = {name: cell.strip() for name, cell in zip(names, cells, strict=False) if name}
+        rows.append(_csv_row(values, len(rows) + 1, reader.line_num))
+        if len(rows) > MAX_ROWS:
+            break
+    return rows
+
+
+def _csv_row(values: dict[str, str], row: int, line: int) -> FileRow:
+    try:
+        game = values.get("game", "")
+        build = BUILDERS.get(game)
+        if build is None:
+            raise RecordError("unknown-game", None, game=game[:40])
+        for name, value in values.items():
+            if value and name not in COMMON and name not in COLUMNS[game]:
+                raise RecordError("import-cell-unused", None, column=name, game=game)
+        players = values.get("players", "").split()
+        record = build(values, players)
+        played_on = _date(values.get("played_on"))
+        number = _game_number(values.get("game_number"))
+    except RecordError as error:
+        return FileRow(row, line, error=error.as_dict())
+    return FileRow(row, line, record=record, played_on=played_on, game_number=number)
+
+
+def _ints(text: str, column: str, count: int | None = None) -> list[int]:
+    parts = text.split()
+    if not parts or (count is not None and len(parts) != count):
+        raise RecordError("bad-field", None, field=column, expected="whole-numbers-from-0")
+    if not all(part.isascii() and part.isdigit() and len(part) <= 9 for part in parts):
+        raise RecordError("bad-field", None, field=column, expected="whole-numbers-from-0")
+    return [int(part) for part in parts]
+
+
+def _groups(text: str) -> list[str]:
+    return [group.strip() for group in text.split("/")]
+
+
+def _int(text: str, column: str, default: int | None = None) -> int:
+    if not text and default is not None:
+        return default
+    return _ints(text, column, 1)[0]
+
+
+def _flag(text: str, column: str) -> bool:
+    if text.lower() in YES:
+        return True
+    if text.lower() in NO:
+        return False
+    raise RecordError("bad-field", None, field=column, expected="true-or-false")
+
+
+def _divisor(values: dict[str, str], players: list[str]) -> dict[str, Any]:
+    n = len(players)
+    points = [_ints(group, "points", n) for group in _groups(values.get("points", ""))]
+    pips = [_ints(group, "pips_left", n) for group in _groups(values.get("pips_left", ""))]
+    blocked = _groups(values.get("blocked", "")) if values.get("blocked") else []
+    if len(pips) != len(points) or (blocked and len(blocked) != len(points)):
+        raise RecordError("import-deals", None)
+    flags = [_flag(flag, "blocked") for flag in blocked] or [False] * len(points)
+    divisor = _int(values["divisor"], "divisor") if values.get("divisor") else None
+    deals = list(zip(points, pips, flags, strict=True))
+    return divisor_summary(players, _int(values.get("set", ""), "set"), divisor, deals)
+
+
+def _astronomy(values: dict[str, str], players: list[str]) -> dict[str, Any]:
+    size = _int(values.get("size", ""), "size", default=5)
+    moves = _int(values.get("moves", ""), "moves")
+    resign = _flag(values.get("resign", ""), "resign")
+    return astronomy_summary(players, size, values.get("winner", ""), moves, resign)
+
+
+def _ninetka(values: dict[str, str], players: list[str]) -> dict[str, Any]:
+    return ninetka_summary(players, _ints(values.get("sections", ""), "sections", len(players)))
+
+
+def _trimorp(values: dict[str, str], players: list[str]) -> dict[str, Any]:
+    opener = values.get("box_opener") or None
+    if values.get("five"):
+        if values.get("series"):
+            raise RecordError("bad-summary", None, reason="five-or-series")
+        return trimorp_summary(players, values["five"], None, opener)
+    groups = _groups(values.get("series", ""))
+    if len(groups) != len(players):
+        raise RecordError("import-groups", None, column="series")
+    series = []
+    for group in groups:
+        fours, threes, twos = _ints(group, "series", 3)
+        series.append((fours, threes, twos))
+    return trimorp_summary(players, None, series, opener)
+
+
+def _dominyam(values: dict[str, str], players: list[str]) -> dict[str, Any]:
+    points = _ints(values.get("turn_points", ""), "turn_points", len(players))
+    groups = _groups(values.get("tiles", "")) if values.get("tiles") else [""] * len(players)
+    if len(groups) != len(players):
+        raise RecordError("import-groups", None, column="tiles")
+    return dominyam_summary(players, points, [group.split() for group in groups])
+
+
+BUILDERS: dict[str, Callable[[dict[str, str], list[str]], dict[str, Any]]] = {
+    "divisor": _divisor,
+    "astronomy": _astronomy,
+    "9tka": _ninetka,
+    "trimorp": _trimorp,
+    "dominyam": _dominyam,
+}

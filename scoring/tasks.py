@@ -1,0 +1,33 @@
+"""Celery tasks of scoring: thin shells around ``scoring.imports``.
+
+Tasks receive ids, never model instances. Only transient database errors are
+retried; a refused row is part of the import's report, not an error.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from celery import shared_task
+
+from scoring.imports import TRANSIENT, import_run
+from scoring.models import ImportJob
+
+
+@shared_task(
+    name="scoring.tasks.run_import",
+    autoretry_for=TRANSIENT,
+    retry_backoff=2,
+    retry_kwargs={"max_retries": 5},
+    acks_late=True,
+)
+def run_import(job_id: int) -> dict[str, Any]:
+    """Store the waiting rows of an import (a redelivered message finds them done)."""
+    job = import_run(job_id=job_id)
+    if job is None:
+        return {"id": job_id, "status": "missing"}
+    return {"id": job.pk, "status": job.status, "done": job.done, "total": job.total}
+
+
+def enqueue_import(job: ImportJob) -> None:
+    run_import.delay(job.pk)

@@ -1,0 +1,124 @@
+"""The month close's window read from PostgreSQL straight into columns.
+
+The binary COPY path must give what the portable ORM path gives (the same results in
+the same order, the same inputs hash), and the stored entries what the engine listed.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import numpy as np
+import pytest
+
+from federation.models import Game
+from federation.months import first_day, month_index
+from ratings.engine.params import Params
+from ratings.engine.results import Result, ResultColumns, ResultList, canonical_json
+from ratings.services import ranking_params, ranking_publish
+from ratings.storage import (
+    _window_columns,
+    _window_rows_orm,
+    inputs_hash,
+    month_columns,
+    month_results,
+)
+from scoring.models import Match, MatchSeat, Status
+from tests.builders import record_month
+
+SEP, OCT = dt.date(2026, 9, 1), dt.date(2026, 10, 1)
+
+
+def days(text: str) -> int:
+    return (dt.date.fromisoformat(text) - dt.date(1970, 1, 1)).days
+
+
+def test_matches_and_seats_in_any_order_become_rows():
+    """What the one COPY row holds, in the order a table scan gives: seats out of order,
+    fingerprints of several lengths (one not ASCII), a table with one ranked seat."""
+    fingerprints = ["bb", "é-a", "a", "zz"]
+    raw = {
+        "match": np.array([7, 3, 5, 9]),
+        "played": np.array(
+            [days("2026-10-02"), days("2026-09-30"), days("2026-10-02"), days("2026-10-05")]
+        ),
+        "counted": np.array(
+            [days("2026-10-01"), days("2026-10-01"), days("2026-11-01"), days("2026-10-01")]
+        ),
+        "fingerprint_lengths": np.array([len(f.encode()) for f in fingerprints]),
+        "fingerprints": np.frombuffer("".join(fingerprints).encode(), np.uint8),
+        "seat_match": np.array([5, 7, 3, 5, 7, 3, 9, 7]),
+        "seat": np.array([2, 3, 1, 1, 1, 2, 1, 2]),
+        "player": np.array([40, 12, 2, 41, 10, 3, 9, 11]),
+        "rank": np.array([2, 1, 1, 1, 3, 2, 1, 2]),
+    }
+    columns = _window_columns(raw)
+    assert list(columns) == [
+        Result("2026-09-30:é-a", 2026 * 12 + 8, 2026 * 12 + 9, ("2", "3"), (1, 2)),
+        Result("2026-10-02:a", 2026 * 12 + 9, 2026 * 12 + 10, ("41", "40"), (1, 2)),
+        Result("2026-10-02:bb", 2026 * 12 + 9, 2026 * 12 + 9, ("10", "11", "12"), (3, 2, 1)),
+    ]  # match 9 has one ranked seat: nobody to be rated against
+
+
+def test_counted_before_played_is_refused():
+    raw = {
+        "match": np.array([1]),
+        "played": np.array([days("2026-10-02")]),
+        "counted": np.array([days("2026-09-01")]),
+        "fingerprint_lengths": np.array([1]),
+        "fingerprints": np.frombuffer(b"a", np.uint8),
+        "seat_match": np.array([1, 1]),
+        "seat": np.array([1, 2]),
+        "player": np.array([1, 2]),
+        "rank": np.array([1, 2]),
+    }
+    with pytest.raises(ValueError, match="counted >= played"):
+        _window_columns(raw)
+
+
+def orm_window(game: Game, month: dt.date, params: Params) -> ResultColumns:
+    """The portable path (the quick start's): the ORM, one ``Result`` per match."""
+    oldest = first_day(month_index(month) - params.window + 1)
+    results = _window_rows_orm(game, month, oldest)
+    return ResultColumns.from_results(results).window(month_index(month), params)
+
+
+@pytest.mark.django_db
+def test_the_copy_path_reads_what_the_orm_path_reads(federation):
+    club, handles = federation
+    record_month(club=club, handles=handles, month=SEP, count=25, seed=3)
+    matches = record_month(club=club, handles=handles, month=OCT, count=30, seed=4)
+    Match.objects.filter(pk=matches[0].pk).update(status=Status.WITHDRAWN)
+    MatchSeat.objects.filter(match=matches[1]).update(rank=None)  # no ranked seat left
+    seat = MatchSeat.objects.filter(match=matches[2]).order_by("seat").first()
+    MatchSeat.objects.filter(pk=seat.pk).update(rank=None)  # one seat left out
+    game, params = Game.objects.get(key="divisor"), ranking_params()
+    for month in (SEP, OCT, dt.date(2026, 12, 1), dt.date(2027, 12, 1)):
+        columns, expected = month_columns(game, month, params), orm_window(game, month, params)
+        assert list(columns) == list(expected) and columns.names == expected.names
+        assert inputs_hash(columns, params) == inputs_hash(list(expected), params)
+    listed = month_results(game, OCT, params)
+    assert isinstance(listed, ResultList) and listed == list(month_columns(game, OCT, params))
+    assert len(listed) == 25 + 30 - 2  # the withdrawn one, the one without ranks
+    assert b"".join(canonical_json(listed.columns))  # hashed from the columns
+
+
+@pytest.mark.django_db
+def test_entries_are_stored_as_listed_with_their_movement(federation):
+    club, handles = federation
+    record_month(club=club, handles=handles, month=SEP, count=40, seed=5)
+    record_month(club=club, handles=handles, month=OCT, count=40, seed=6)
+    game = Game.objects.get(key="divisor")
+    september = ranking_publish(game=game, month=SEP).ranking
+    october = ranking_publish(game=game, month=OCT).ranking
+    before = {e.player_id: e.rank for e in september.entries.all()}
+    rows = list(
+        october.entries.order_by("position").values_list(
+            "position", "player_id", "rank", "provisional", "movement"
+        )
+    )
+    assert [r[0] for r in rows] == list(range(1, len(rows) + 1))
+    for _, player, rank, provisional, moved in rows:
+        assert provisional == (rank is None)
+        old = before.get(player)
+        assert moved == (None if old is None or rank is None else old - rank)

@@ -1,0 +1,100 @@
+"""Forms of the organiser's pages; the services validate the rest (sizes per game...)."""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from federation.models import Club, Game
+from federation.permissions import organised_clubs
+from tournaments.models import Tournament
+from tournaments.services import MAX_ROUNDS
+
+
+class TournamentForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=160)
+    slug = forms.SlugField(
+        label=_("Address"),
+        max_length=80,
+        required=False,
+        help_text=_("Empty: made from the name."),
+    )
+    game = forms.ModelChoiceField(queryset=Game.objects.all(), label=_("Game"), to_field_name="key")
+    club: forms.ModelChoiceField = forms.ModelChoiceField(
+        queryset=Club.objects.none(), label=_("Club"), to_field_name="slug"
+    )
+    starts_on = forms.DateField(
+        label=_("Starts on"), widget=forms.DateInput(attrs={"type": "date"})
+    )
+    format = forms.ChoiceField(label=_("Format"), choices=Tournament.Format.choices)
+    table_sizes = forms.CharField(
+        label=_("Table sizes"),
+        max_length=40,
+        help_text=_("Preferred size first, e.g. “4, 3” (Divisor), “2” (Astronomy)."),
+    )
+    rounds_planned = forms.IntegerField(
+        label=_("Rounds planned"), min_value=1, max_value=MAX_ROUNDS, initial=5
+    )
+    bye_points = forms.DecimalField(
+        label=_("Bye points"),
+        required=False,
+        min_value=0,
+        max_digits=6,
+        decimal_places=2,
+        help_text=_("Empty: 1 with tables of two, 1.5 otherwise."),
+    )
+    public = forms.BooleanField(label=_("Public pages"), required=False, initial=True)
+
+    def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        cast(forms.ModelChoiceField, self.fields["club"]).queryset = organised_clubs(user)
+
+    def clean_table_sizes(self) -> list[int]:
+        text = self.cleaned_data["table_sizes"]
+        parts = [p for p in text.replace(";", ",").replace(" ", ",").split(",") if p]
+        if not parts or not all(p.isdigit() for p in parts):
+            raise forms.ValidationError(_("Whole numbers separated by commas, e.g. 4, 3."))
+        return [int(p) for p in parts]
+
+
+class HandlesForm(forms.Form):
+    handles = forms.CharField(
+        label=_("Player handles"),
+        widget=forms.Textarea(attrs={"rows": 4, "cols": 40, "spellcheck": "false"}),
+        help_text=_("Paste handles: one a line, or separated by commas or spaces."),
+    )
+    check_in = forms.BooleanField(label=_("Check them in now"), required=False)
+
+
+class HandleForm(forms.Form):
+    handle = forms.CharField(label=_("Player handle"), max_length=40)
+
+
+class WithdrawForm(forms.Form):
+    from_round = forms.IntegerField(
+        label=_("From round"),
+        min_value=1,
+        required=False,
+        help_text=_("Empty: the next round to be published."),
+    )
+
+
+class CheckInForm(forms.Form):
+    checked_in = forms.BooleanField(required=False)
+
+
+class SwapForm(forms.Form):
+    first = forms.ChoiceField(label=_("Player"))
+    second = forms.ChoiceField(label=_("swaps with"))
+
+    def __init__(self, *args: Any, handles: list[str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        choices = [(h, h) for h in handles]
+        for name in ("first", "second"):
+            cast(forms.ChoiceField, self.fields[name]).choices = choices
+
+
+class ByeGrantForm(forms.Form):
+    handle = forms.CharField(label=_("Late entrant"), max_length=40)

@@ -1,0 +1,105 @@
+"""Reads of tournaments: what a reader may see, the rounds' tables, ratings to seed by.
+
+*Visible*: a public tournament to everyone; any tournament to its club's organisers
+and to federation admins (others get a 404, as if it did not exist).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from django.db.models import Prefetch, Q, QuerySet
+from django.http import Http404
+
+from federation.models import Game, Player
+from federation.permissions import can_write_for_club, is_federation_admin, organised_clubs
+from ratings.models import RankingEntry
+from tournaments.models import Registration, Round, RoundBye, Table, TableSeat, Tournament
+
+
+def tournament_list(*, user: Any) -> QuerySet[Tournament]:
+    """The tournaments ``user`` may see, newest first."""
+    tournaments = Tournament.objects.select_related("game", "club")
+    if is_federation_admin(user):
+        return tournaments
+    return tournaments.filter(Q(public=True) | Q(club__in=organised_clubs(user)))
+
+
+def tournament_get(*, slug: str, user: Any) -> Tournament:
+    """The tournament ``slug`` if ``user`` may see it; ``Http404`` otherwise."""
+    tournament = Tournament.objects.select_related("game", "club").filter(slug=slug).first()
+    if tournament is None or not (tournament.public or can_manage(user, tournament)):
+        raise Http404("no such tournament")
+    return tournament
+
+
+def can_manage(user: Any, tournament: Tournament) -> bool:
+    """Organisers of the tournament's club and federation admins run it."""
+    return can_write_for_club(user, tournament.club)
+
+
+def registration_list(tournament: Tournament) -> QuerySet[Registration]:
+    return tournament.registrations.select_related("player").order_by("id")
+
+
+def round_list(tournament: Tournament, *, published_only: bool = False) -> QuerySet[Round]:
+    rounds = tournament.rounds.order_by("number")
+    return rounds.exclude(status=Round.Status.PAIRED) if published_only else rounds
+
+
+def round_get(tournament: Tournament, number: int, *, manager: bool) -> Round:
+    """Round ``number`` with its tables, seats and byes; unpublished ones for managers only."""
+    tables = Table.objects.select_related("match").prefetch_related(
+        Prefetch("seats", queryset=TableSeat.objects.select_related("player").order_by("seat"))
+    )
+    rnd = (
+        tournament.rounds.filter(number=number)
+        .prefetch_related(
+            Prefetch("tables", queryset=tables.order_by("number")),
+            Prefetch("byes", queryset=RoundBye.objects.select_related("player")),
+        )
+        .first()
+    )
+    if rnd is None or not (rnd.is_published or manager):
+        raise Http404("no such round")
+    return rnd
+
+
+def table_get(tournament: Tournament, number: int, table: int) -> Table:
+    found = (
+        Table.objects.select_related("round", "match")
+        .prefetch_related(
+            Prefetch("seats", queryset=TableSeat.objects.select_related("player").order_by("seat"))
+        )
+        .filter(round__tournament=tournament, round__number=number, number=table)
+        .first()
+    )
+    if found is None:
+        raise Http404("no such table")
+    return found
+
+
+def latest_ratings(*, game: Game, players: Iterable[Player]) -> dict[int, int]:
+    """Each player's ranking number (FLADUB) in their newest published list of ``game``
+    (provisional entries included); players never listed are left out."""
+    ids = [p.pk for p in players]
+    entries = (
+        RankingEntry.objects.filter(ranking__game=game, player_id__in=ids)
+        .order_by("player_id", "-ranking__month", "-ranking__revision")
+        .values_list("player_id", "fladub")
+    )
+    ratings: dict[int, int] = {}
+    for player_id, fladub in entries:
+        ratings.setdefault(player_id, fladub)
+    return ratings
+
+
+def player_search(query: str, *, limit: int = 20) -> QuerySet[Player]:
+    """Players by handle, or by name where they consented to show it (as the API)."""
+    query = query.strip()
+    if not query:
+        return Player.objects.none()
+    return Player.objects.select_related("club").filter(
+        Q(handle__icontains=query) | Q(public_name=True, display_name__icontains=query)
+    )[:limit]

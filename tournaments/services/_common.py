@@ -1,0 +1,27 @@
+"""What every write of the tournament flow shares: who may act, and the row lock."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import PermissionDenied
+
+from federation.permissions import can_write_for_club
+from tournaments.models import (
+    Tournament,
+)
+
+MAX_ROUNDS = 50
+RESERVED_SLUGS = {"new"}
+
+
+def _allow(by: Any, tournament: Tournament) -> None:
+    if by is not None and not can_write_for_club(by, tournament.club):
+        raise PermissionDenied("Only the club's organisers and federation admins run it.")
+
+
+def _lock(tournament: Tournament) -> Tournament:
+    """The tournament's row, locked until the transaction ends (call inside one)."""
+    return (
+        Tournament.objects.select_for_update().select_related("game", "club").get(pk=tournament.pk)
+    )

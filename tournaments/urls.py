@@ -1,0 +1,69 @@
+"""Tournament pages, under ``/tournaments/`` (public, print, CSV, and the organiser's)."""
+
+from django.urls import path
+
+from tournaments import views, views_manage
+
+urlpatterns = [
+    path("", views.tournament_index, name="tournament-list"),
+    path("new/", views_manage.tournament_create, name="tournament-create"),
+    path("<slug:slug>/", views.tournament_detail, name="tournament-detail"),
+    path("<slug:slug>/standings/", views.standings, name="tournament-standings"),
+    path("<slug:slug>/standings/print/", views.standings_print, name="tournament-standings-print"),
+    path("<slug:slug>/standings.csv", views.standings_csv, name="tournament-standings-csv"),
+    path("<slug:slug>/crosstable/", views.crosstable, name="tournament-crosstable"),
+    path("<slug:slug>/crosstable.csv", views.crosstable_csv, name="tournament-crosstable-csv"),
+    path("<slug:slug>/rounds/<int:number>/", views.round_detail, name="tournament-round"),
+    path(
+        "<slug:slug>/rounds/<int:number>/print/", views.round_print, name="tournament-round-print"
+    ),
+    path(
+        "<slug:slug>/rounds/<int:number>/sheets/",
+        views.round_sheets,
+        name="tournament-round-sheets",
+    ),
+    path(
+        "<slug:slug>/rounds/<int:number>/tables/<int:table>/result/",
+        views_manage.table_result,
+        name="tournament-table-result",
+    ),
+    path("<slug:slug>/manage/", views_manage.manage, name="tournament-manage"),
+    path("<slug:slug>/manage/event.json", views_manage.event_json, name="tournament-event"),
+    path(
+        "<slug:slug>/manage/registrations/",
+        views_manage.registrations_add,
+        name="tournament-registrations-add",
+    ),
+    path(
+        "<slug:slug>/manage/registrations/<int:pk>/check-in/",
+        views_manage.registration_check_in,
+        name="tournament-check-in",
+    ),
+    path(
+        "<slug:slug>/manage/registrations/<int:pk>/withdraw/",
+        views_manage.registration_withdraw,
+        name="tournament-withdraw",
+    ),
+    path("<slug:slug>/manage/late/", views_manage.registration_add_late, name="tournament-late"),
+    path("<slug:slug>/manage/pair/", views_manage.round_pair, name="tournament-pair"),
+    path(
+        "<slug:slug>/manage/rounds/<int:number>/repair/",
+        views_manage.round_repair,
+        name="tournament-repair",
+    ),
+    path(
+        "<slug:slug>/manage/rounds/<int:number>/swap/",
+        views_manage.round_swap,
+        name="tournament-swap",
+    ),
+    path(
+        "<slug:slug>/manage/rounds/<int:number>/publish/",
+        views_manage.round_publish,
+        name="tournament-publish",
+    ),
+    path(
+        "<slug:slug>/manage/rounds/<int:number>/byes/",
+        views_manage.round_bye_grant,
+        name="tournament-bye",
+    ),
+]

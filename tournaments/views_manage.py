@@ -1,0 +1,367 @@
+"""The organiser's pages: create a tournament, then run it from one manage page
+(register, check in, pair, swap, publish, withdraw, late entries) and enter each
+table's result through the match submission form, pre-filled with the table.
+
+Every action is a POST that calls one service and comes back to the manage page with
+a message; a refusal (``TournamentError``) is shown, nothing is stored.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from datetime import date
+from typing import cast
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.forms import ModelChoiceField
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from federation.models import Club, Player
+from scoring.errors import MatchRejected, warning
+from scoring.forms import MatchSubmitForm
+from tournaments import pairing, selectors, services
+from tournaments.errors import TournamentError
+from tournaments.forms import (
+    ByeGrantForm,
+    CheckInForm,
+    HandleForm,
+    HandlesForm,
+    SwapForm,
+    TournamentForm,
+    WithdrawForm,
+)
+from tournaments.models import (
+    DEFAULT_TABLE_SIZES,
+    Registration,
+    Round,
+    RoundBye,
+    Table,
+    Tournament,
+)
+
+
+def _managed(request: HttpRequest, slug: str) -> Tournament:
+    tournament = selectors.tournament_get(slug=slug, user=request.user)
+    if not selectors.can_manage(request.user, tournament):
+        raise PermissionDenied
+    return tournament
+
+
+def _act(request: HttpRequest, tournament: Tournament, action: Callable[[], str]) -> HttpResponse:
+    """Run one service call; its message (or its refusal) on the manage page."""
+    try:
+        done = action()
+    except TournamentError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, done)
+    return redirect("tournament-manage", slug=tournament.slug)
+
+
+@login_required
+def tournament_create(request: HttpRequest) -> HttpResponse:
+    initial = {"table_sizes": "4, 3", "starts_on": timezone.localdate()}
+    form = TournamentForm(request.POST or None, user=request.user, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            tournament = services.tournament_create(
+                **{k: v for k, v in data.items() if k != "slug"},
+                slug=data["slug"] or None,
+                created_by=request.user,
+            )
+        except TournamentError as exc:
+            form.add_error(None, exc.message)
+        else:
+            messages.success(request, _("The tournament was created: register its players."))
+            return redirect("tournament-manage", slug=tournament.slug)
+    context = {"form": form, "default_sizes": DEFAULT_TABLE_SIZES}
+    return render(request, "tournaments/create.html", context, status=400 if form.errors else 200)
+
+
+@login_required
+def manage(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = _managed(request, slug)
+    registrations = list(selectors.registration_list(tournament))
+    rounds = list(selectors.round_list(tournament))
+    current = selectors.round_get(tournament, rounds[-1].number, manager=True) if rounds else None
+    context = {
+        "tournament": tournament,
+        "registrations": registrations,
+        "rounds": rounds,
+        "current": current,
+        "query": request.GET.get("q", ""),
+        "found": selectors.player_search(request.GET.get("q", "")),
+        "handles_form": HandlesForm(),
+        "late_form": HandleForm(),
+        "started": any(r.is_published for r in rounds),
+        "missed": _missed_rounds(tournament, registrations),
+    }
+    if current is not None and not current.is_published:
+        handles = [s.player.handle for t in current.tables.all() for s in t.seats.all()]
+        handles += [b.player.handle for b in current.byes.all()]
+        context["swap_form"] = SwapForm(handles=sorted(handles, key=str.lower))
+        context["warnings"] = pairing.round_warnings(current)
+    return render(request, "tournaments/manage.html", context)
+
+
+def _missed_rounds(
+    tournament: Tournament, registrations: list[Registration]
+) -> list[tuple[Registration, int, bool]]:
+    """Each late entrant's missed rounds, and whether a bye was granted for it."""
+    granted = set(
+        RoundBye.objects.filter(round__tournament=tournament, granted=True).values_list(
+            "round__number", "player_id"
+        )
+    )
+    return [
+        (reg, number, (number, reg.player_id) in granted)
+        for reg in registrations
+        for number in range(1, reg.joins_round)
+    ]
+
+
+@login_required
+def event_json(request: HttpRequest, slug: str) -> JsonResponse:
+    """The event the engine would pair the next round from (for ``python -m tournaments``)."""
+    tournament = _managed(request, slug)
+    number = (
+        tournament.rounds.order_by("-number").values_list("number", flat=True).first() or 0
+    ) + 1
+    loaded = pairing.event_for(tournament, next_round=number)
+    return JsonResponse(loaded.event, json_dumps_params={"ensure_ascii": False, "indent": 2})
+
+
+@login_required
+@require_POST
+def registrations_add(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = _managed(request, slug)
+    form = HandlesForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Paste at least one player handle."))
+        return redirect("tournament-manage", slug=slug)
+
+    def add() -> str:
+        added = services.registrations_add(
+            tournament=tournament,
+            handles=form.cleaned_data["handles"],
+            check_in=form.cleaned_data["check_in"],
+            by=request.user,
+        )
+        return _("%(count)s players registered.") % {"count": len(added)}
+
+    return _act(request, tournament, add)
+
+
+@login_required
+@require_POST
+def registration_check_in(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    tournament = _managed(request, slug)
+    reg = get_object_or_404(Registration, pk=pk, tournament=tournament)
+    form = CheckInForm(request.POST)
+    checked_in = form.is_valid() and form.cleaned_data["checked_in"]
+
+    def check_in() -> str:
+        services.registration_check_in(registration=reg, checked_in=checked_in, by=request.user)
+        if checked_in:
+            return _("%(player)s is checked in.") % {"player": reg.player.handle}
+        return _("%(player)s is no longer checked in.") % {"player": reg.player.handle}
+
+    return _act(request, tournament, check_in)
+
+
+@login_required
+@require_POST
+def registration_withdraw(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    tournament = _managed(request, slug)
+    reg = get_object_or_404(Registration, pk=pk, tournament=tournament)
+    form = WithdrawForm(request.POST)
+    from_round = form.cleaned_data["from_round"] if form.is_valid() else None
+
+    def withdraw() -> str:
+        done = services.registration_withdraw(
+            registration=reg, from_round=from_round, by=request.user
+        )
+        return _("%(player)s withdraws from round %(round)s on.") % {
+            "player": reg.player.handle,
+            "round": done.withdrawn_from_round,
+        }
+
+    return _act(request, tournament, withdraw)
+
+
+def _player(handle: str) -> Player:
+    player = Player.objects.filter(handle__iexact=handle.strip()).first()
+    if player is None:
+        raise TournamentError("unknown-handles", handles=handle.strip())
+    return player
+
+
+@login_required
+@require_POST
+def registration_add_late(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = _managed(request, slug)
+    form = HandleForm(request.POST)
+    handle = form.cleaned_data["handle"] if form.is_valid() else ""
+
+    def add_late() -> str:
+        reg = services.registration_add_late(
+            tournament=tournament, player=_player(handle), by=request.user
+        )
+        return _("%(player)s joins at round %(round)s.") % {
+            "player": reg.player.handle,
+            "round": reg.joins_round,
+        }
+
+    return _act(request, tournament, add_late)
+
+
+@login_required
+@require_POST
+def round_pair(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = _managed(request, slug)
+
+    def pair() -> str:
+        rnd = services.round_pair(tournament=tournament, by=request.user)
+        return _("Round %(round)s is paired: check it, then publish it.") % {"round": rnd.number}
+
+    return _act(request, tournament, pair)
+
+
+def _round(tournament: Tournament, number: int) -> Round:
+    return get_object_or_404(
+        Round.objects.select_related("tournament"), tournament=tournament, number=number
+    )
+
+
+@login_required
+@require_POST
+def round_repair(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    tournament = _managed(request, slug)
+    rnd = _round(tournament, number)
+
+    def repair() -> str:
+        services.round_repair(round=rnd, by=request.user)
+        return _("Round %(round)s was paired again.") % {"round": number}
+
+    return _act(request, tournament, repair)
+
+
+@login_required
+@require_POST
+def round_swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    tournament = _managed(request, slug)
+    rnd = _round(tournament, number)
+    handles = [request.POST.get("first", ""), request.POST.get("second", "")]
+    form = SwapForm(request.POST, handles=handles)
+
+    def swap() -> str:
+        if not form.is_valid():
+            raise TournamentError("swap-same")
+        first, second = (_player(form.cleaned_data[k]) for k in ("first", "second"))
+        for warned in services.round_swap(round=rnd, first=first, second=second, by=request.user):
+            messages.warning(request, warned.message)
+        return _("%(first)s and %(second)s swapped places.") % {
+            "first": first.handle,
+            "second": second.handle,
+        }
+
+    return _act(request, tournament, swap)
+
+
+@login_required
+@require_POST
+def round_publish(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    tournament = _managed(request, slug)
+    rnd = _round(tournament, number)
+
+    def publish() -> str:
+        services.round_publish(round=rnd, by=request.user)
+        return _("Round %(round)s is published.") % {"round": number}
+
+    return _act(request, tournament, publish)
+
+
+@login_required
+@require_POST
+def round_bye_grant(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    tournament = _managed(request, slug)
+    rnd = _round(tournament, number)
+    form = ByeGrantForm(request.POST)
+    handle = form.cleaned_data["handle"] if form.is_valid() else ""
+
+    def grant() -> str:
+        bye = services.round_bye_grant(round=rnd, player=_player(handle), by=request.user)
+        return _("%(player)s has a bye in round %(round)s.") % {
+            "player": bye.player.handle,
+            "round": number,
+        }
+
+    return _act(request, tournament, grant)
+
+
+# ---------------------------------------------------------------------------
+# A table's result, through the match submission form
+
+
+def _played_on(rnd: Round) -> date:
+    """The day the round was published (federation time), else today."""
+    when = rnd.published_at or timezone.now()
+    return timezone.localtime(when).date()
+
+
+def _skeleton(tournament: Tournament, table: Table) -> str:
+    handles = [seat.player.handle for seat in table.seats.all()]
+    return json.dumps(
+        {"game": tournament.game.key, "players": handles}, indent=2, ensure_ascii=False
+    )
+
+
+@login_required
+def table_result(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
+    """Enter a table's match: the form of the match submission, the table's players in
+    seat order pre-filled; a bad record is explained and the form keeps its content."""
+    tournament = _managed(request, slug)
+    found = selectors.table_get(tournament, number, table)
+    initial = {
+        "club": tournament.club.slug,
+        "played_on": _played_on(found.round),
+        "record_text": _skeleton(tournament, found),
+    }
+    form = MatchSubmitForm(
+        request.POST or None, request.FILES or None, user=request.user, initial=initial
+    )
+    club_field = cast(ModelChoiceField, form.fields["club"])
+    club_field.queryset = Club.objects.filter(pk=tournament.club_id)
+    error = None
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            recorded = services.table_result_record(
+                table=found,
+                played_on=data["played_on"],
+                record=data["record"],
+                submitted_by=request.user,
+                game_number=data.get("game_number") or 1,
+            )
+        except PermissionDenied:
+            error = {"message": _("You may only submit matches for a club you organise.")}
+        except MatchRejected as exc:
+            error = exc.payload()
+        else:
+            for code, params in recorded.warnings:
+                messages.warning(request, warning(code, None, **params)["message"])
+            messages.success(
+                request, _("The result of table %(table)s is recorded.") % {"table": table}
+            )
+            return redirect("tournament-manage", slug=slug)
+    context = {"tournament": tournament, "table": found, "form": form, "error": error}
+    status = 400 if request.method == "POST" else 200
+    return render(request, "tournaments/table_result.html", context, status=status)
