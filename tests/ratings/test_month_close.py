@@ -17,7 +17,8 @@ from federation.models import Game
 from federation.months import month_index
 from ratings.engine.ranking import compute_ranking
 from ratings.models import RankingList, RankingRun
-from ratings.services import month_results, ranking_params, ranking_publish
+from ratings.services import ranking_params, ranking_publish
+from ratings.storage import month_results
 from ratings.tasks import close_previous_month
 from tests.builders import record_month
 from tests.conftest import ROOT, subprocess_database_url
@@ -93,7 +94,7 @@ def _backend_waiting_on_a_lock(url: str) -> bool:
     with psycopg.connect(url, autocommit=True) as conn:
         row = conn.execute(
             "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
-            " AND query ILIKE 'INSERT INTO \"ratings_rankingentry\"%'"
+            " AND query ILIKE 'COPY \"ratings_rankingentry\"%'"  # the entries' write
         ).fetchone()
     return row[0] > 0
 

@@ -13,7 +13,8 @@ from federation.models import Game
 from federation.months import month_index
 from ratings.engine.ranking import compute_ranking
 from ratings.models import RankingList, RankingRun
-from ratings.services import month_results, ranking_params, ranking_publish
+from ratings.services import ranking_params, ranking_publish
+from ratings.storage import month_results
 from tests.builders import BERLIN, record_month
 
 OCT, NOV, DEC = dt.date(2026, 10, 1), dt.date(2026, 11, 1), dt.date(2026, 12, 1)
