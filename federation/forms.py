@@ -40,6 +40,6 @@ class PlayerRegisterForm(forms.Form):
 
     def clean_handle(self) -> str:
         handle = self.cleaned_data["handle"]
-        if Player.objects.filter(handle__iexact=handle).exists():
+        if Player.objects.by_handle(handle).exists():
             raise forms.ValidationError(_("This handle is already taken."))
         return handle

@@ -16,7 +16,7 @@ import unicodedata
 from django.conf import settings
 from django.core.validators import RegexValidator
 from django.db import models
-from django.db.models import Q
+from django.db.models import Q, Value
 from django.db.models.functions import Lower
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -79,6 +79,18 @@ class Club(models.Model):
 
 
 class PlayerQuerySet(models.QuerySet):
+    def by_handle(self, handle: str) -> PlayerQuerySet:
+        """The player of ``handle`` whatever its case ("ANA" finds "ana"), through the
+        unique index on ``lower(handle)``: ``handle__iexact`` compiles to ``UPPER()``,
+        which no index serves, and scans every player. The database lowers both sides,
+        the way the index does (the planner folds the constant once)."""
+        folded = Lower(Value(handle, output_field=models.CharField()))
+        return self.annotate(handle_lower=Lower("handle")).filter(handle_lower=folded)
+
+    def get_by_handle(self, handle: str) -> Player:
+        """The player of ``handle`` whatever its case; ``Player.DoesNotExist`` if none."""
+        return self.by_handle(handle).get()
+
     def search(self, text: str) -> PlayerQuerySet:
         """Players whose handle or, where they consented (``public_name``), whose name
         holds ``text``, whatever its case and accents ("chloe" finds "Chloé"). A name
@@ -143,10 +155,15 @@ class Player(models.Model):
     @property
     def public_display_name(self) -> str:
         """The name public pages show: the full name with consent, else initials."""
-        if self.public_name:
-            return self.display_name
-        parts = [p for p in self.display_name.replace("-", " ").split() if p]
-        return " ".join(f"{p[0].upper()}." for p in parts) or self.handle[:1].upper() + "."
+        return public_display_name(self.handle, self.display_name, self.public_name)
+
+
+def public_display_name(handle: str, display_name: str, public_name: bool) -> str:
+    """A player's public name from its columns (lists built from rows, not players)."""
+    if public_name:
+        return display_name
+    parts = [p for p in display_name.replace("-", " ").split() if p]
+    return " ".join(f"{p[0].upper()}." for p in parts) or handle[:1].upper() + "."
 
 
 class Membership(models.Model):

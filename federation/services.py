@@ -24,7 +24,7 @@ def player_create(
     """Register a player. Organisers register players for their own club."""
     if created_by is not None and not can_write_for_club(created_by, club):
         raise PermissionDenied("You may only register players for a club you organise.")
-    if Player.objects.filter(handle__iexact=handle).exists():
+    if Player.objects.by_handle(handle).exists():
         raise ValidationError({"handle": "This handle is already taken."})
     player = Player(
         handle=handle,

@@ -5,16 +5,22 @@ what may happen to a match afterwards: ``withdraw/``, ``correct/`` and its
 A refused record answers ``{"detail", "error": {"code", "move", "message",
 "params"}}``: 400 for an invalid record, 409 for a duplicate (``params.match`` names
 the stored match) or a withdrawn match, 413 for a record over 256 KB.
+
+The list is paged by keys (``quotient.pagination.KeysetPagination``): ``next`` and
+``previous`` are cursors on ``(played_on, id)``, ``?page=N`` still answers, and
+``count`` is exact up to 1,000 matches, estimated above. Its rows leave out the
+record, the replay and the analysis (the detail has them).
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import timedelta
-from typing import Any
+from typing import Any, cast
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.db.models import prefetch_related_objects
 from django.utils import timezone
 from django.utils.dateparse import parse_date
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
@@ -28,11 +34,19 @@ from federation.idempotency import idempotent
 from federation.models import Club
 from federation.months import parse_month
 from federation.permissions import ReadOnlyOrOrganiser, can_write_for_club, is_federation_admin
+from quotient.pagination import KeysetPagination
 from scoring.engine.common import RecordError
 from scoring.errors import MatchRejected, warning
 from scoring.models import Match, MatchEvent, Status
 from scoring.records import RECORD_LIMIT
-from scoring.selectors import match_list, repeated_results, score_sheet
+from scoring.selectors import (
+    match_list,
+    match_values,
+    repeated_results,
+    score_sheet,
+    seat_values,
+    seats_prefetch,
+)
 from scoring.services import Recorded, match_correct, match_record, match_withdraw
 
 #: the HTTP status of a refusal, by its code (any other refusal is a 400)
@@ -52,6 +66,38 @@ class SeatSerializer(serializers.Serializer):
     rank = serializers.IntegerField(allow_null=True)
     points = serializers.IntegerField(allow_null=True)
     deduction = serializers.IntegerField(allow_null=True)
+
+
+def list_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A page of the list as ``MatchListSerializer`` writes it (its fields, in order;
+    a test compares the two), built from the rows of ``match_values``: on a page of
+    fifty matches, model instances and DRF's field-by-field walk cost several times
+    the page's queries."""
+    # the dates written by the fields MatchListSerializer has for them, the zone
+    # looked up once a page rather than once a row
+    zone = serializers.DateTimeField().default_timezone()
+    when = serializers.DateTimeField(default_timezone=zone).to_representation
+    day = serializers.DateField().to_representation
+    month = serializers.DateField(format="%Y-%m").to_representation
+    seats = seat_values([row["id"] for row in rows])
+    return [
+        {
+            "id": row["id"],
+            "game": row["game_key"],
+            "club": row["club_slug"],
+            "played_on": day(row["played_on"]),
+            "game_number": row["game_number"],
+            "submitted_at": when(row["submitted_at"]),
+            "status": row["status"],
+            "version": row["version"],
+            "verification": row["verification"],
+            "finished": row["finished"],
+            "late": row["late"],
+            "counted_month": month(row["counted_month"]),
+            "seats": seats[row["id"]],
+        }
+        for row in rows
+    ]
 
 
 class MatchListSerializer(serializers.ModelSerializer):
@@ -226,6 +272,8 @@ class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     detail_serializer_class: type[MatchDetailSerializer] = MatchDetailSerializer
     submit_serializer_class: type[MatchSubmitSerializer] = MatchSubmitSerializer
 
+    pagination_class = KeysetPagination
+
     def get_queryset(self):
         params = self.request.query_params
         month = None
@@ -239,10 +287,18 @@ class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
             player=params.get("player"),
             month=month,
             status=self._statuses(params.get("status")),
+            summary=self.action == "list",  # a list never shows records and replays
         )
 
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """A page of the list, built from rows (``list_rows``), not from instances."""
+        matches = self.get_queryset()
+        paginator = cast(KeysetPagination, self.paginator)
+        page = paginator.paginate_queryset(match_values(matches), request, self, counted=matches)
+        return self.get_paginated_response(list_rows(page))
+
     @staticmethod
-    def _statuses(text: str | None) -> list[str] | None:
+    def _statuses(text: str | None) -> Sequence[str] | None:
         if not text:
             return None
         wanted = [part.strip() for part in text.split(",") if part.strip()]
@@ -282,6 +338,9 @@ class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
             raise PermissionDenied(str(exc)) from exc
         except MatchRejected as exc:
             return rejection(exc, request)
+        # the match is in memory with its game and club: only its seats and their
+        # players are read back, in two queries whatever their number
+        prefetch_related_objects([recorded.match], *seats_prefetch())
         body = self.detail_serializer_class(recorded.match).data
         body["warnings"] = [warning(code, **params) for code, params in recorded.warnings]
         return Response(body, status=status.HTTP_201_CREATED)
@@ -297,7 +356,7 @@ class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
 
     def _shown(self, match: Match) -> dict[str, Any]:
         """The match as ``GET /api/v1/matches/{id}/`` shows it."""
-        fresh = match_list().get(pk=match.pk)
+        fresh = match_list(summary=False).get(pk=match.pk)
         return self.detail_serializer_class(fresh, context=self.get_serializer_context()).data
 
     @extend_schema(request=WithdrawSerializer, responses={200: MatchDetailSerializer})

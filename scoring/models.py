@@ -92,9 +92,20 @@ class Match(models.Model):
                 condition=models.Q(game_number__gte=1), name="match_game_number_positive"
             ),
         ]
+        # the list's order and filters (``scoring.selectors.match_list``): its pages are
+        # ranges of ``(played_on, id)`` descending, alone or after a game or a club;
+        # the few matches not as recorded (corrected, withdrawn) have their own
         indexes = [
             models.Index(fields=["game", "counted_month"]),
-            models.Index(fields=["club", "played_on"]),
+            models.Index(fields=["-played_on", "-id"], name="match_newest"),
+            models.Index(fields=["game", "-played_on", "-id"], name="match_game_newest"),
+            models.Index(fields=["club", "-played_on", "-id"], name="match_club_newest"),
+            models.Index(
+                fields=["-played_on", "-id"],
+                condition=~models.Q(status=Status.RECORDED),
+                name="match_changed_newest",
+            ),
+            models.Index(fields=["submitted_by", "-id"], name="match_submitter_newest"),
         ]
 
     def __str__(self) -> str:
@@ -143,7 +154,10 @@ class MatchEvent(models.Model):
 
 class MatchSeat(models.Model):
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
-    player = models.ForeignKey("federation.Player", on_delete=models.PROTECT, related_name="seats")
+    # indexed with the match below: a player's matches read from the index alone
+    player = models.ForeignKey(
+        "federation.Player", on_delete=models.PROTECT, related_name="seats", db_index=False
+    )
     seat = models.PositiveSmallIntegerField(_("seat"))
     score = models.IntegerField(_("score"), null=True, blank=True)
     rank = models.PositiveSmallIntegerField(_("rank"), null=True, blank=True)
@@ -157,6 +171,7 @@ class MatchSeat(models.Model):
             models.UniqueConstraint(fields=["match", "seat"], name="seat_unique"),
             models.UniqueConstraint(fields=["match", "player"], name="seat_player_unique"),
         ]
+        indexes = [models.Index(fields=["player", "match"], name="seat_player_match")]
 
     def __str__(self) -> str:
         return f"{self.match} seat {self.seat}: {self.player.handle}"

@@ -15,7 +15,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.core.paginator import Paginator
+from django.core.paginator import InvalidPage
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -23,19 +23,26 @@ from django.utils.translation import gettext as _
 from federation.models import Game
 from federation.months import parse_month
 from federation.permissions import can_write_for_club
+from quotient.pagination import keyset_page
 from scoring.display import match_display
 from scoring.errors import MatchRejected, warning
 from scoring.forms import MatchCorrectForm, MatchSubmitForm, MatchWithdrawForm
 from scoring.models import Match, Status
-from scoring.selectors import match_list
+from scoring.selectors import match_list, match_rows
 from scoring.services import match_correct, match_record, match_withdraw
 from scoring.views_entry import GAMES as ENTRY_GAMES
 
 #: what a page above scoring adds to the match page's context
 Extra = Callable[[Match], dict[str, Any]]
+#: the list's keys, each descending (the order of ``match_list``), and its page size
+KEYS = ("played_on", "id")
+PAGE_SIZE = 25
 
 
 def match_index(request: HttpRequest) -> HttpResponse:
+    """The list of matches, newest first, paged by keys: "older" and "newer" link
+    cursors on ``(played_on, id)``, so any depth reads one index range and nothing
+    counts the table; ``?page=N`` still answers (a page past the end shows the first)."""
     params = request.GET
     month = parse_month(params.get("month", ""))
     matches = match_list(
@@ -44,8 +51,32 @@ def match_index(request: HttpRequest) -> HttpResponse:
         player=params.get("player") or None,
         month=month,
     )
-    page = Paginator(matches, 25).get_page(params.get("page"))
-    return render(request, "scoring/match_list.html", {"page": page})
+    try:
+        page = keyset_page(matches, keys=KEYS, size=PAGE_SIZE, **_position(params))
+    except InvalidPage:
+        page = keyset_page(matches, keys=KEYS, size=PAGE_SIZE)
+    context = {
+        "matches": page.object_list,
+        "older_url": _page_url(request, page.next),
+        "newer_url": _page_url(request, page.previous),
+    }
+    return render(request, "scoring/match_list.html", context)
+
+
+def _position(params: Any) -> dict[str, str | None]:
+    return {"cursor": params.get("cursor") or None, "page": params.get("page") or None}
+
+
+def _page_url(request: HttpRequest, position: dict[str, str] | None) -> str | None:
+    """The list's URL with its filters kept and ``position`` (a cursor or a page) in
+    place of the current one; None for no page there."""
+    if position is None:
+        return None
+    query = request.GET.copy()
+    query.pop("cursor", None)
+    query.pop("page", None)
+    query.update(position)
+    return f"?{query.urlencode()}" if query else request.path
 
 
 def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
@@ -56,7 +87,7 @@ def match_page(request: HttpRequest, pk: int, extra: Extra | None = None) -> Htt
     """The match page; its organisers correct or withdraw the match from it (POST
     ``action`` = ``correct`` or ``withdraw``). A refused correction is shown with the
     engine's error, the form as it was sent, and nothing changed."""
-    match = get_object_or_404(match_list(), pk=pk)
+    match = get_object_or_404(match_rows(summary=False), pk=pk)
     may_change = can_write_for_club(request.user, match.club)
     correct_form = MatchCorrectForm(initial={"record_text": _record_text(match)})
     withdraw_form, error = MatchWithdrawForm(), None

@@ -198,7 +198,7 @@ def registration_withdraw(request: HttpRequest, slug: str, pk: int) -> HttpRespo
 
 
 def _player(handle: str) -> Player:
-    player = Player.objects.filter(handle__iexact=handle.strip()).first()
+    player = Player.objects.by_handle(handle.strip()).first()
     if player is None:
         raise TournamentError("unknown-handles", handles=handle.strip())
     return player
