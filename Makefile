@@ -5,6 +5,8 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
 # Tests and CI run on PostgreSQL and Redis (started by deploy/scripts/services-up.sh).
+PORT   ?= 8000
+
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/quotient
 TEST_BROKER_URL   ?= redis://127.0.0.1:6379/14
 
@@ -22,8 +24,10 @@ install: $(STAMP)
 run: install
 	DEBUG=1 $(PY) manage.py upgrade_legacy_layout
 	DEBUG=1 $(PY) manage.py migrate --noinput
-	DEBUG=1 $(PY) manage.py seed_demo --if-empty
-	DEBUG=1 $(PY) manage.py runserver 127.0.0.1:8000
+	@# Astronomy's demo matches (a few seconds of endgame analysis each) are seeded
+	@# while the site already serves; their progress lines follow the server's.
+	DEBUG=1 $(PY) manage.py seed_demo --if-empty --later astronomy
+	DEBUG=1 $(PY) manage.py runserver 127.0.0.1:$(PORT)
 
 ## make test: PostgreSQL + Redis + a real Celery worker, then the whole suite and the linters
 test: install services

@@ -7,7 +7,7 @@ Everything goes through the same services as the API (``player_create``,
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
@@ -129,43 +129,75 @@ def seed_demo(
     matches_per_game: int = 60,
     seed: int = 2026,
     today: date,
+    games: Iterable[str] | None = None,
+    missing_only: bool = False,
     progress: Callable[[str], None] = lambda line: None,
 ) -> dict[str, int]:
     """Create the demo federation; returns how many matches each game received.
 
+    Each game draws from its own random stream (``seed`` and its key), so a game seeded
+    alone, later or again gets the same matches (a re-run stores nothing twice: the
+    duplicates are refused before their costly analysis). ``games`` limits the seeding
+    to those games; ``missing_only`` skips a game that has matches already.
     ``progress`` is told what is happening (a line per game and every 20 matches), so
     that ``make run`` does not look hung while it works."""
-    rng = random.Random(seed)
     with transaction.atomic():
-        players = ensure_clubs_and_players(rng)
+        players = ensure_clubs_and_players(random.Random(seed))
         ensure_demo_users()
     clubs = list(Club.objects.filter(slug__in=[c[0] for c in CLUBS]))
+    # the demo organiser entered Lyon's matches: "My submissions" has something to show
+    organisers = Membership.objects.filter(club__in=clubs, user__username="organiser")
+    submitters = {m.club_id: m.user for m in organisers.select_related("user")}
+    wanted = [g for g in available_games() if games is None or g in set(games)]
     created: dict[str, int] = {}
-    games = available_games()
-    for number, game in enumerate(games, start=1):
+    for number, game in enumerate(wanted, start=1):
+        if missing_only and Match.objects.filter(game__key=game).exists():
+            progress(f"[{number}/{len(wanted)}] {game}: already there")
+            continue
+        progress(f"[{number}/{len(wanted)}] {game}: recording {matches_per_game} demo matches…")
+        rng = random.Random(f"{seed}-{game}")
         created[game] = 0
-        progress(f"[{number}/{len(games)}] {game}: recording {matches_per_game} demo matches…")
         for done in range(matches_per_game):
-            if done and done % 20 == 0:
-                progress(f"      {game}: {done}/{matches_per_game}")
-            record = _random_record(game, rng)
-            seated = rng.sample(players, len(record["players"]))
-            record = rename_players(
-                record, dict(zip(record["players"], [p.handle for p in seated], strict=True))
+            created[game] += _seed_one(
+                game, rng, players, clubs, submitters, today, done, matches_per_game, progress
             )
-            played_on = today - timedelta(days=rng.randrange(0, 330))
-            try:
-                # entered on the evening of play, as a diligent organiser would
-                entered = datetime.combine(
-                    played_on, time(21, 30), tzinfo=timezone.get_current_timezone()
-                )
-                match_record(
-                    club=rng.choice(clubs), played_on=played_on, record=record, now=entered
-                )
-            except MatchRejected:
-                continue  # a duplicate on a re-run
-            created[game] += 1
     return created
+
+
+def _seed_one(
+    game: str,
+    rng: random.Random,
+    players: list[Player],
+    clubs: list[Club],
+    submitters: dict[int | None, Any],
+    today: date,
+    done: int,
+    total: int,
+    progress: Callable[[str], None],
+) -> int:
+    """Record one random match of ``game``: 1 if stored, 0 if it was there already."""
+    if done and done % 20 == 0:
+        progress(f"      {game}: {done}/{total}")
+    record = _random_record(game, rng)
+    seated = rng.sample(players, len(record["players"]))
+    record = rename_players(
+        record, dict(zip(record["players"], [p.handle for p in seated], strict=True))
+    )
+    played_on = today - timedelta(days=rng.randrange(0, 330))
+    # entered on the evening of play, as a diligent organiser would
+    entered = datetime.combine(played_on, time(21, 30), tzinfo=timezone.get_current_timezone())
+    club = rng.choice(clubs)
+    try:
+        match_record(
+            club=club,
+            played_on=played_on,
+            record=record,
+            now=entered,
+            submitted_by=submitters.get(club.pk),
+        )
+    except MatchRejected:
+        return 0  # a duplicate on a re-run
+    return 1
 
 
 def publish_demo_rankings(*, today: date) -> int:

@@ -153,12 +153,18 @@ class ImportForm(forms.Form):
     file = forms.FileField(
         label=_("File"),
         help_text=_("CSV of summaries, JSON array or JSON lines of records; at most 10 MB."),
-        widget=forms.ClearableFileInput(attrs={"accept": ".csv,.json,.jsonl,.txt"}),
+        widget=forms.ClearableFileInput(
+            attrs={"accept": ".csv,.json,.jsonl,.txt", "data-max-bytes": MAX_FILE_BYTES}
+        ),
     )
 
     def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         _clubs_of(self, user)
+        # the page's script refuses a file too large before it is sent
+        self.fields["file"].widget.attrs["data-too-large"] = gettext(
+            "The file is larger than 10 MB."
+        )
 
     def clean_file(self) -> Any:
         upload = self.cleaned_data["file"]

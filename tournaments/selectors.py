@@ -96,10 +96,6 @@ def latest_ratings(*, game: Game, players: Iterable[Player]) -> dict[int, int]:
 
 
 def player_search(query: str, *, limit: int = 20) -> QuerySet[Player]:
-    """Players by handle, or by name where they consented to show it (as the API)."""
-    query = query.strip()
-    if not query:
-        return Player.objects.none()
-    return Player.objects.select_related("club").filter(
-        Q(handle__icontains=query) | Q(public_name=True, display_name__icontains=query)
-    )[:limit]
+    """Players by handle, or by name where they consented to show it, whatever the
+    case and accents ("chloe" finds "Chloé"; ``Player.objects.search``)."""
+    return Player.objects.search(query).select_related("club").order_by("handle")[:limit]

