@@ -5,14 +5,24 @@ from typing import Any
 
 from django.conf import settings
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
 from federation.models import Game, Player
 from federation.months import month_index, month_label, parse_month, previous_month
 from quotient.charts import ChartWords, MonthPoint, ranking_chart
+from quotient.http_cache import (
+    Validators,
+    cached,
+    finish,
+    not_modified,
+    page_parts,
+    page_validators,
+)
+from ratings.caching import LISTS, MATCHES, PLAYERS, changed_at, generations
 from ratings.models import RankingEntry, RankingList
 from ratings.selectors import entry_results, latest_months, player_history
 from scoring import views as scoring_views
@@ -30,16 +40,36 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, "home.html", context)
 
 
-def player_detail(request: HttpRequest, handle: str) -> HttpResponse:
+def player_detail(request: HttpRequest, handle: str) -> HttpResponseBase:
     """A player's public page: per game a headline (the latest number, rank and
     movement), a chart of number and rank by month and the months' table; "why my
     number changed" for one game and month (``?game=&month=``); their matches. It
-    combines scoring and ratings, so it lives here, above both."""
-    player = get_object_or_404(Player.objects.select_related("club"), handle__iexact=handle)
-    page = Paginator(match_list(player=player.handle), 25).get_page(request.GET.get("page"))
+    combines scoring and ratings, so it lives here, above both. A conditional GET is
+    answered from the cache alone; the page but its frame is kept rendered per
+    language until a list, a player or a match changes (``ratings.caching``)."""
+    gens = generations(LISTS, PLAYERS, MATCHES)
+    content = Validators.of(
+        ["player-page", handle.lower(), *gens.values(), *page_parts(request, html=True)],
+        changed_at(*gens.values()),
+    )
+    validators = page_validators(request, content)
+    response = not_modified(request, validators)
+    if response is None:
+        title, body = cached(content.key, lambda: _player_html(request, handle))
+        response = render(request, "players/detail.html", {"title": title, "body": mark_safe(body)})
+    vary = ["Accept-Language", "Cookie"]  # the page shows its visitor: never in shared caches
+    return finish(response, validators, immutable=False, private=True, vary=vary)
+
+
+def _player_html(request: HttpRequest, handle: str) -> tuple[str, str]:
+    """The page's title and its content, the same for every visitor."""
+    player = get_object_or_404(Player.objects.select_related("club").by_handle(handle))
+    matches = match_list().filter(seats__player=player)  # by id: no case-folded scan
+    page = Paginator(matches, 25).get_page(request.GET.get("page"))
     games = ranking_sections(player)
     context = {"player": player, "page": page, "games": games, "why": why_changed(request, games)}
-    return render(request, "players/detail.html", context)
+    body = render_to_string("players/_detail.html", context, request=request)
+    return player.public_display_name, body
 
 
 def ranking_sections(player: Player) -> list[dict[str, Any]]:

@@ -18,19 +18,18 @@ player's number of that list counted.
 
 from __future__ import annotations
 
-import csv
-from collections.abc import Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, date
 
-from django.http import StreamingHttpResponse
+from django.http import HttpResponseBase
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import generics, serializers
 from rest_framework.exceptions import NotFound, ValidationError
-from rest_framework.renderers import BaseRenderer, JSONRenderer
+from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.utils.urls import replace_query_param
@@ -38,18 +37,20 @@ from rest_framework.views import APIView
 
 from federation.models import Game, Player
 from federation.months import month_label, parse_month
+from quotient.http_cache import Validators, cached, finish, not_modified, page_parts
 from quotient.pagination import Pagination
+from ratings.api_csv import CSVRenderer, ranking_csv
+from ratings.caching import LISTS, MATCHES, PLAYERS, changed_at, generations, published_list
 from ratings.models import RankingEntry, RankingList
 from ratings.selectors import (
     GameMonths,
     entry_results,
     player_entry,
     player_history,
-    ranking_entries,
     ranking_games,
     ranking_get,
     ranking_months,
-    ranking_rows,
+    ranking_part,
 )
 
 MONTH_FORMAT = "Use YYYY-MM, e.g. 2026-11."
@@ -177,72 +178,32 @@ def _month(text: str) -> date:
     return first_day
 
 
-class CSVRenderer(BaseRenderer):
-    """Lets ``?format=csv`` (or ``Accept: text/csv``) through content negotiation: the
-    list itself is streamed by the view, and errors are answered in JSON."""
-
-    media_type = "text/csv"
-    format = "csv"
-    charset = "utf-8"
-
-    def render(self, data, accepted_media_type=None, renderer_context=None):
-        return JSONRenderer().render(data)  # not reached: see RankingDetail.finalize_response
-
-
-CSV_HEADER = [
-    "rank",
-    "player",
-    "name",
-    "club",
-    "country",
-    "fladub",
-    "mu",
-    "sigma",
-    "results_counted",
-    "movement",
-]
+def served(
+    request: Request, response: HttpResponseBase, validators: Validators, *, immutable: bool
+) -> HttpResponseBase:
+    """``response`` with its validators and caching rules: public unless the request is
+    authenticated or the page is the browsable API's (it shows the user: a shared cache
+    must not keep it), varying with the format asked."""
+    browsable = getattr(request.accepted_renderer, "format", "json") == "api"
+    private = browsable or bool(request.user and request.user.is_authenticated)
+    return finish(response, validators, immutable=immutable, private=private, vary=["Accept"])
 
 
-class _Lines:
-    """A file-like object whose ``write`` hands the line back (csv.writer, streamed)."""
-
-    def write(self, line: str) -> str:
-        return line
-
-
-def _cell(text: str) -> str:
-    """A name as a spreadsheet will not run it: one starting like a formula (=, +, -,
-    @, tab, CR) is prefixed with an apostrophe."""
-    return f"'{text}" if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
-
-
-def _csv_lines(ranking: RankingList) -> Iterator[str]:
-    writer = csv.writer(_Lines())
-    yield writer.writerow(CSV_HEADER)
-    for entry in ranking_rows(ranking):
-        player = entry.player
-        yield writer.writerow(
-            [
-                "" if entry.rank is None else entry.rank,
-                player.handle,
-                _cell(player.public_display_name),
-                player.club.slug if player.club else "",
-                str(player.country),  # its code, or ""
-                entry.fladub,
-                repr(entry.mu),
-                repr(entry.sigma),
-                entry.results_counted,
-                "" if entry.movement is None else entry.movement,
-            ]
-        )
-
-
-def ranking_csv(ranking: RankingList) -> StreamingHttpResponse:
-    """The whole list as CSV, streamed (UTF-8, CRLF line ends as RFC 4180 has them)."""
-    response = StreamingHttpResponse(_csv_lines(ranking), content_type="text/csv; charset=utf-8")
-    name = f"ranking-{ranking.game.key}-{month_label(ranking.month)}-r{ranking.revision}.csv"
-    response["Content-Disposition"] = f'attachment; filename="{name}"'
-    return response
+def conditional(
+    request: Request, parts: list[object], names: tuple[str, ...], compute: Callable[[], dict]
+) -> HttpResponseBase:
+    """A GET whose body depends on ``parts`` and the generations ``names`` only: a 304
+    when the client's copy is current, else the body, from the cache if kept there."""
+    gens = generations(*names)
+    kind = request.accepted_renderer.format
+    validators = Validators.of(
+        [*parts, kind, *(gens[name] for name in names), *page_parts(request, html=False)],
+        changed_at(*gens.values()),
+    )
+    response = not_modified(request._request, validators)
+    if response is None:
+        response = Response(cached(validators.key, compute))
+    return served(request, response, validators, immutable=False)
 
 
 class RankingDetail(APIView):
@@ -270,26 +231,44 @@ class RankingDetail(APIView):
             (200, "text/csv"): OpenApiTypes.STR,
         },
     )
-    def get(self, request: Request, game: str, month: str):
+    def get(self, request: Request, game: str, month: str) -> HttpResponseBase:
         first_day = _month(month)
         revision = request.query_params.get("revision")
         if revision is not None and not (revision.isascii() and revision.isdigit()):
             raise ValidationError({"revision": "a revision number"})
-        ranking = ranking_get(
-            game=game, month=first_day, revision=int(revision) if revision else None
+        gens = generations(LISTS, PLAYERS)
+        ranking = published_list(
+            game=game,
+            month=first_day,
+            revision=int(revision) if revision else None,
+            lists=gens[LISTS],
         )
         if ranking is None:
             raise NotFound(f"no published {game} ranking for {month}")
-        if request.accepted_renderer.format == "csv":
-            return ranking_csv(ranking)
+        kind = request.accepted_renderer.format
+        if kind not in ("json", "csv"):  # the browsable API: a page for people, not cached
+            return Response(self.page_data(request, ranking))
+        validators = Validators.of(
+            [ranking.pk, gens[PLAYERS], kind, *page_parts(request, html=False)],
+            max(ranking.published_at, changed_at(gens[PLAYERS])),
+        )
+        response = not_modified(request._request, validators)
+        if response is None and kind == "csv":
+            response = ranking_csv(ranking, validators.key)
+        elif response is None:
+            response = Response(cached(validators.key, lambda: self.page_data(request, ranking)))
+        # a revision asked for by number never changes; the month's latest may be re-run
+        return served(request, response, validators, immutable=revision is not None)
+
+    def page_data(self, request: Request, ranking: RankingList) -> dict:
         entries, entries_page = EntryPagination("page").paginate(
-            ranking_entries(ranking, provisional=False), request
+            ranking_part(ranking, provisional=False), request
         )
         provisional, provisional_page = EntryPagination("provisional_page").paginate(
-            ranking_entries(ranking, provisional=True), request
+            ranking_part(ranking, provisional=True), request
         )
         page = RankingPage(ranking, entries, entries_page, provisional, provisional_page)
-        return Response(RankingListSerializer(page).data)
+        return dict(RankingListSerializer(page).data)
 
     def finalize_response(self, request, response, *args, **kwargs):
         accepted = getattr(request, "accepted_renderer", None)  # none: negotiation failed
@@ -353,12 +332,18 @@ class PlayerHistory(generics.ListAPIView):
     queryset = RankingEntry.objects.none()  # the model; get_queryset reads the player first
 
     def get_queryset(self):
-        player = get_object_or_404(Player, handle__iexact=self.kwargs["handle"])
+        player = get_object_or_404(Player.objects.by_handle(self.kwargs["handle"]))
         return player_history(player_id=player.pk)
 
     @extend_schema(operation_id="players_history_list")
     def get(self, request, *args, **kwargs):
-        return super().get(request, *args, **kwargs)
+        parts: list[object] = ["history", kwargs["handle"].lower()]
+        return conditional(
+            request,
+            parts,
+            (LISTS, PLAYERS, MATCHES),
+            lambda: super(PlayerHistory, self).get(request, *args, **kwargs).data,
+        )
 
 
 class GameMonthSerializer(serializers.Serializer):
@@ -430,16 +415,25 @@ class PlayerRanking(APIView):
     """Why the player's number is what it is: every result it counted, newest first."""
 
     @extend_schema(operation_id="players_rankings_retrieve", responses=PlayerRankingSerializer)
-    def get(self, request: Request, handle: str, game: str, month: str) -> Response:
-        player = get_object_or_404(Player, handle__iexact=handle)
+    def get(self, request: Request, handle: str, game: str, month: str) -> HttpResponseBase:
         first_day = _month(month)
+        parts: list[object] = ["why", handle.lower(), game, first_day]
+        return conditional(
+            request,
+            parts,
+            (LISTS, PLAYERS, MATCHES),
+            lambda: self.body(handle, game, first_day, month),
+        )
+
+    def body(self, handle: str, game: str, first_day: date, month: str) -> dict:
+        player = get_object_or_404(Player.objects.by_handle(handle))
         entry = player_entry(player=player, game=game, month=first_day)
         if entry is None:
             if ranking_get(game=game, month=first_day) is None:
                 raise NotFound(f"no published {game} ranking for {month}")
             raise NotFound(f"{player.handle} is not in the {game} ranking of {month}")
         body = {"fladub": entry.fladub, "rank": entry.rank, "results": entry_results(entry)}
-        return Response(PlayerRankingSerializer(body).data)
+        return dict(PlayerRankingSerializer(body).data)
 
 
 ranking_index = RankingIndex.as_view()

@@ -7,4 +7,4 @@ class RatingsConfig(AppConfig):
     verbose_name = _("World ranking")
 
     def ready(self) -> None:
-        from ratings import checks  # noqa: F401 - registers the settings check
+        from ratings import caching, checks  # noqa: F401 - the settings check, cache signals

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date
+from typing import overload
 
 from django.db.models import F, Max, OuterRef, Prefetch, QuerySet, Subquery
 
@@ -76,6 +77,60 @@ def ranking_entries(ranking: RankingList, *, provisional: bool) -> QuerySet[Rank
     )
 
 
+class ListPart:
+    """One part of a published list (its ranked or its provisional entries, by
+    position) as a sequence a ``Paginator`` pages without a COUNT: the part's size and
+    page marks were stored at publication (``ratings.services.list_parts_store``). A
+    slice starts at the mark before it, an index range on (ranking, provisional,
+    position), and skips fewer than a mark step of entries: one cheap query at any
+    depth."""
+
+    def __init__(self, ranking: RankingList, *, provisional: bool) -> None:
+        self.ranking, self.provisional = ranking, provisional
+        marks = ranking.page_marks or {}
+        self.step: int = marks["step"]
+        self.marks: list[int] = marks["provisional" if provisional else "ranked"]
+        size = ranking.provisional_count if provisional else ranking.ranked_count
+        self.size: int = size or 0
+
+    def count(self) -> int:
+        return self.size
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __iter__(self) -> Iterator[RankingEntry]:
+        return iter(self[0 : self.size])
+
+    @overload
+    def __getitem__(self, index: int) -> RankingEntry: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[RankingEntry]: ...
+
+    def __getitem__(self, index: int | slice) -> RankingEntry | list[RankingEntry]:
+        if isinstance(index, int):
+            found = self[index : index + 1] if index >= 0 else []
+            if not found:
+                raise IndexError(index)
+            return found[0]
+        start, stop, _ = index.indices(self.size)
+        if start >= stop:
+            return []
+        skip = start % self.step
+        rows = ranking_entries(self.ranking, provisional=self.provisional)
+        rows = rows.filter(position__gte=self.marks[start // self.step])
+        return list(rows[skip : skip + stop - start])
+
+
+def ranking_part(ranking: RankingList, *, provisional: bool) -> ListPart | QuerySet[RankingEntry]:
+    """A part of ``ranking`` to page: by its marks, or (a list stored without them:
+    ``store_list`` called alone) the query with its COUNT."""
+    if ranking.page_marks is None:
+        return ranking_entries(ranking, provisional=provisional)
+    return ListPart(ranking, provisional=provisional)
+
+
 def ranking_filter(
     entries: QuerySet[RankingEntry], *, club: str = "", country: str = "", name: str = ""
 ) -> QuerySet[RankingEntry]:
@@ -90,9 +145,9 @@ def ranking_filter(
     return entries
 
 
-def ranking_clubs(ranking: RankingList) -> QuerySet[Club]:
+def ranking_clubs(ranking: RankingList) -> list[Club]:
     """The clubs of the players of ``ranking`` (its club filter), by name."""
-    return (
+    return list(
         Club.objects.filter(players__ranking_entries__ranking=ranking).distinct().order_by("name")
     )
 

@@ -20,11 +20,13 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from functools import partial
 from typing import Any
 
+import numpy as np
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from django.db import transaction
@@ -33,14 +35,15 @@ from django.utils import timezone
 
 from federation.models import Game
 from federation.months import first_day, last_day, month_index, month_label
+from ratings.caching import lists_published
 from ratings.engine.batch import ChunkIncrements, ChunkTask
 from ratings.engine.params import Params
 from ratings.engine.ranking import RankingList as ComputedList
 from ratings.engine.ranking import compute_ranking
-from ratings.engine.results import Result
+from ratings.engine.results import ResultColumns
 from ratings.locking import MonthLocked, claim_month, month_lock
 from ratings.models import RankingList, RankingRun
-from ratings.storage import inputs_hash, month_results, store_list
+from ratings.storage import inputs_hash, month_columns, store_list
 
 logger = logging.getLogger(__name__)
 
@@ -100,11 +103,27 @@ class Progress:
 class Inputs:
     """What a run computes its list from, read once under the month's lock."""
 
-    results: list[Result]
+    results: ResultColumns  # the window, rows in canonical order (no object per result)
     params: Params
-    digest: str  # ``inputs_hash``: stored with the list
     players: int
     chunk_size: int
+
+    @property
+    def digest(self) -> str:
+        """``inputs_hash``: stored with the list."""
+        return inputs_hash(self.results, self.params)
+
+    def hashing(self) -> Future[str]:
+        """``digest``, made in a thread: the month close starts it once the list is
+        computed, so that it runs on the other core while PostgreSQL writes the list
+        (``store_list`` waits for it only before the commit). The hash is numpy and
+        sha256 on large buffers, which let go of the GIL, but started alongside the
+        computation it would slow it down by as much as it saved."""
+        pool = ThreadPoolExecutor(1, thread_name_prefix="inputs-hash")
+        try:
+            return pool.submit(inputs_hash, self.results, self.params)
+        finally:
+            pool.shutdown(wait=False)  # the thread ends with its one task
 
 
 def _finish(
@@ -162,7 +181,7 @@ def ranking_publish(
                 chunk_size=inputs.chunk_size,
                 map_fn=progress.wrap(map_fn),
             )
-            return _publish(run, computed, inputs.digest, len(inputs.results))
+            return _publish(run, computed, inputs.hashing(), len(inputs.results))
     except MonthLocked as exc:
         return _finish(run, RankingRun.Status.LOCKED, str(exc))
     except Exception as exc:
@@ -178,32 +197,58 @@ def _read_inputs(run: RankingRun, chunk_size: int | None) -> Inputs | None:
         _finish(run, RankingRun.Status.UNCHANGED, "already published; use force to re-run")
         return None
     params = ranking_params()
-    results = month_results(run.game, run.month, params)
-    players = len({p for r in results for p in r.players})
+    results = month_columns(run.game, run.month, params)
+    players = len(results.names)
     RankingRun.objects.filter(pk=run.pk).update(players_total=players, players_done=0)
     return Inputs(
         results=results,
         params=params,
-        digest=inputs_hash(results, params),
         players=players,
         chunk_size=chunk_size or settings.RANKING_CHUNK_SIZE,
     )
 
 
 def _chunk_count(inputs: Inputs) -> int:
-    per_batch: dict[int, int] = {}
-    for result in inputs.results:
-        per_batch[result.counted] = per_batch.get(result.counted, 0) + 1
-    return sum(-(-n // inputs.chunk_size) for n in per_batch.values())
+    _, per_batch = np.unique(inputs.results.counted, return_counts=True)
+    return int((-(-per_batch // inputs.chunk_size)).sum())
 
 
 def _publish(
-    run: RankingRun, computed: ComputedList, digest: str, results_count: int, message: str = ""
+    run: RankingRun,
+    computed: ComputedList,
+    digest: str | Future[str],
+    results_count: int,
+    message: str = "",
 ) -> RankingRun:
-    ranking = store_list(run.game, run.month, computed, digest, results_count)
+    with transaction.atomic():  # the list is never seen without its counts
+        ranking = store_list(run.game, run.month, computed, digest, results_count)
+        list_parts_store(ranking, [entry.provisional for entry in computed.entries])
+    lists_published()
     RankingRun.objects.filter(pk=run.pk).update(players_done=F("players_total"))
     logger.info("published %s with %d entries", ranking, len(computed.entries))
     return _finish(run, RankingRun.Status.PUBLISHED, message, ranking=ranking)
+
+
+#: a page mark every this many entries of a part (``RankingList.page_marks``)
+MARK_STEP = 100
+
+
+def list_parts_store(ranking: RankingList, provisional: list[bool]) -> None:
+    """Store the sizes of ``ranking``'s two parts (ranked, provisional) and their page
+    marks: the position of every ``MARK_STEP``-th entry of each part. Positions are
+    dense over the whole list, but the two parts interleave, so a page of one part
+    starts at a mark and skips fewer than ``MARK_STEP`` entries (``ratings.selectors.
+    ListPart``), at any depth. ``provisional``: each entry's flag, in position order."""
+    flags = np.asarray(provisional, dtype=bool)
+    positions = np.arange(1, flags.size + 1)
+    ranked, listed = positions[~flags], positions[flags]
+    ranking.ranked_count, ranking.provisional_count = int(ranked.size), int(listed.size)
+    ranking.page_marks = {
+        "step": MARK_STEP,
+        "ranked": ranked[::MARK_STEP].tolist(),
+        "provisional": listed[::MARK_STEP].tolist(),
+    }
+    ranking.save(update_fields=["ranked_count", "provisional_count", "page_marks"])
 
 
 # -- the fanned-out run's steps (``ratings.tasks``) -------------------------------------

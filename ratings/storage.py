@@ -1,9 +1,11 @@
 """Reading a month's results from the database and writing a published list.
 
 The month close reads up to a million matches and writes a hundred thousand entries,
-so on PostgreSQL both directions skip the ORM's per-row objects: results are grouped
-by match in SQL (``array_agg``) and streamed, entries are inserted from one array per
-column (``unnest``). SQLite (the quick start) takes the portable ORM path.
+so on PostgreSQL both directions go between the database and numpy arrays in the
+binary COPY format, without a Python object per row: the window is read as columns
+(``month_columns``: one statement, one row of aggregates, read in place by numpy),
+hashed from them (``inputs_hash``), and the entries are written by one COPY whose rows
+numpy lays out (``store_list``). SQLite (the quick start) takes the portable ORM path.
 """
 
 from __future__ import annotations
@@ -12,7 +14,9 @@ import gc
 import hashlib
 import itertools
 import json
+import re
 from collections.abc import Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from datetime import date
 from operator import attrgetter
@@ -59,9 +63,10 @@ def month_columns(game: Game, month: date, params: Params) -> ResultColumns:
 
 #: The window in one statement (one snapshot), as one row of columns: each aggregate
 #: is every value of one column, as the big-endian bytes of its binary form, so that
-#: numpy reads a million matches without an object per match (``_read_window``).
-#: Matches and ranked seats come apart (seats name their match) and are grouped by
-#: numpy; building the rows in PostgreSQL (``array_agg`` per match) took twice as long.
+#: numpy reads a million matches without an object per match (``_copy_row``). Matches
+#: and ranked seats come apart, in any order (seats name their match), and numpy groups
+#: and sorts them (``_window_columns``): building the rows in PostgreSQL (``array_agg``
+#: per match, ordered by seat) cost it half as much again.
 _WINDOW_SQL = """
 COPY (
     SELECT * FROM (
@@ -78,13 +83,14 @@ COPY (
                string_agg(int8send(s.{player}::int8), ''),
                string_agg(int4send(s.{rank}::int4), '')
         FROM {seat_table} s JOIN {match} m ON s.{seat_match} = m.{match_pk}
-        WHERE {matches} AND s.{rank} IS NOT NULL
+        WHERE {matches} AND s.{rank} IS NOT NULL{seat_part}
     ) seats
 ) TO STDOUT (FORMAT binary)
 """
 _MATCHES = """m.{game} = %(game)s AND m.{finished} AND m.{status} <> 'withdrawn'
           AND m.{counted_month} IS NOT NULL AND m.{counted_month} <= %(month)s
           AND m.{played_on} >= %(oldest)s"""
+_PART = " AND {table}.{column} %% %(parts)s = %(part)s"
 #: the columns of that row: name, numpy type of one value
 _WINDOW_COLUMNS = (
     ("match", ">i8"),
@@ -99,7 +105,9 @@ _WINDOW_COLUMNS = (
 )
 
 
-def _window_sql() -> str:
+def _window_sql(split: bool = False) -> str:
+    """The window's statement; ``split``: only the matches whose id is ``%(part)s``
+    modulo ``%(parts)s``, and their seats."""
     q = connection.ops.quote_name
     names = {
         "match": q(Match._meta.db_table),
@@ -112,7 +120,11 @@ def _window_sql() -> str:
         },
         **{name: _column(MatchSeat, name) for name in ("player", "seat", "rank")},
     }
-    return _WINDOW_SQL.format(matches=_MATCHES.format(**names), **names)
+    # the seats' own filter too, so that only their part is probed in the hash join
+    match_part = _PART.format(table="m", column=names["match_pk"]) if split else ""
+    seat_part = _PART.format(table="s", column=names["seat_match"]) if split else ""
+    matches = _MATCHES.format(**names) + match_part
+    return _WINDOW_SQL.format(matches=matches, seat_part=seat_part, **names)
 
 
 def _field(model: type[Model], name: str) -> Field:
@@ -143,23 +155,94 @@ def _gc_paused() -> Iterator[None]:
             gc.enable()
 
 
+#: the window is read in this many parts, one connection each, when it can be: the
+#: server's work (scans, the hash join, the aggregates) then runs on as many cores
+WINDOW_PARTS = 2
+
+
 def _window_columns_postgresql(game: Game, month: date, oldest: date) -> ResultColumns:
-    """The window, read by one ``COPY ... TO STDOUT (FORMAT binary)`` of one row."""
+    """The window, read by ``COPY ... TO STDOUT (FORMAT binary)`` of one row per part.
+
+    Outside a transaction the window is read in ``WINDOW_PARTS`` parts (matches by id
+    modulo the parts, with their seats), each on its own connection and all in one
+    snapshot (``_window_parts``). Inside one (a caller's atomic block, the tests) a
+    second connection would not see the transaction's own writes: one statement.
+    """
+    params = {"game": game.pk, "month": month, "oldest": oldest}
+    if connection.in_atomic_block or WINDOW_PARTS < 2:
+        with transaction.atomic(using=connection.alias), connection.cursor() as cursor:
+            return _window_columns(_copy_row(_read_part(cursor, params, 0, 1)))
+    return _window_columns(_joined(_window_parts(params, WINDOW_PARTS)))
+
+
+def _read_part(cursor, params: dict, part: int, parts: int) -> bytes:
+    """One part of the window (all of it when ``parts`` is 1), in the open transaction."""
+    # enough memory to hash a million matches for the join, rather than spill
+    cursor.execute("SET LOCAL work_mem = '256MB'")
+    if parts > 1:
+        # the planner takes ``id % parts = part`` for a rare condition (it has no
+        # statistics of it) and would loop over the seats' index: hash-join as a whole;
+        # no JIT, which the cost of a disabled plan kind would set off (~0.7 s)
+        cursor.execute("SET LOCAL enable_nestloop = off")
+        cursor.execute("SET LOCAL max_parallel_workers_per_gather = 0")
+        cursor.execute("SET LOCAL jit = off")
+    with cursor.copy(_window_sql(parts > 1), {**params, "part": part, "parts": parts}) as copy:
+        return b"".join(copy)
+
+
+def _window_parts(params: dict, parts: int) -> list[dict[str, np.ndarray]]:
+    """Every part of the window, part 0 on this connection and the others each on a
+    connection of its own in a thread, all in this connection's snapshot (exported by a
+    REPEATABLE READ transaction, imported by the others): one consistent window, read
+    by as many server processes. psycopg waits for the server without the GIL."""
     with transaction.atomic(using=connection.alias), connection.cursor() as cursor:
-        # enough memory to hash a million matches for the join, rather than spill
-        cursor.execute("SET LOCAL work_mem = '256MB'")
-        params = {"game": game.pk, "month": month, "oldest": oldest}
-        with cursor.copy(_window_sql(), params) as copy:
-            data = b"".join(copy)
-    return _window_columns(dict(zip((n for n, _ in _WINDOW_COLUMNS), _copy_row(data), strict=True)))
+        cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+        cursor.execute("SELECT pg_export_snapshot()")
+        snapshot = cursor.fetchone()[0]
+        with ThreadPoolExecutor(parts - 1) as pool:
+            others = [
+                pool.submit(_read_part_apart, snapshot, params, part, parts)
+                for part in range(1, parts)
+            ]
+            first = _read_part(cursor, params, 0, parts)
+            # the snapshot lives as long as this transaction: wait for every part
+            return [_copy_row(first), *(_copy_row(other.result()) for other in others)]
+
+
+def _read_part_apart(snapshot: str, params: dict, part: int, parts: int) -> bytes:
+    """One part on a new connection of its own, in the exported ``snapshot``."""
+    apart = connection.get_new_connection(connection.get_connection_params())
+    try:
+        apart.autocommit = True
+        with apart.cursor() as cursor:
+            cursor.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            cursor.execute(f"SET TRANSACTION SNAPSHOT '{_snapshot_id(snapshot)}'")
+            data = _read_part(cursor, params, part, parts)
+            cursor.execute("COMMIT")
+        return data
+    finally:
+        apart.close()
+
+
+def _snapshot_id(snapshot: str) -> str:
+    """``pg_export_snapshot()``'s id, checked: SET TRANSACTION SNAPSHOT takes a literal."""
+    if not re.fullmatch(r"[0-9A-Fa-f-]+", snapshot):
+        raise ValueError(f"unexpected snapshot id {snapshot!r}")
+    return snapshot
+
+
+def _joined(rows: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+    """The fields of several window rows, end to end (``_window_columns`` takes matches
+    and seats in any order)."""
+    return {name: np.concatenate([row[name] for row in rows]) for name, _ in _WINDOW_COLUMNS}
 
 
 _COPY_SIGNATURE = b"PGCOPY\n\xff\r\n\x00"
 
 
-def _copy_row(data: bytes) -> list[np.ndarray]:
-    """The fields of the one row of a binary COPY, as arrays of ``_WINDOW_COLUMNS``
-    (a NULL, the aggregate of no rows, is empty)."""
+def _copy_row(data: bytes) -> dict[str, np.ndarray]:
+    """The fields of the one row of a binary COPY, by name, as arrays of the types of
+    ``_WINDOW_COLUMNS`` (a NULL, the aggregate of no rows, is empty)."""
     if not data.startswith(_COPY_SIGNATURE):
         raise ValueError("not a binary COPY")
     view = memoryview(data)
@@ -168,12 +251,12 @@ def _copy_row(data: bytes) -> list[np.ndarray]:
     if int.from_bytes(view[at : at + 2], "big") != len(_WINDOW_COLUMNS):
         raise ValueError("unexpected COPY row")
     at += 2
-    fields = []
-    for _, kind in _WINDOW_COLUMNS:
+    fields = {}
+    for name, kind in _WINDOW_COLUMNS:
         length = int.from_bytes(view[at : at + 4], "big", signed=True)
         at += 4
         size = max(length, 0)
-        fields.append(np.frombuffer(view[at : at + size], kind).astype(kind.lstrip("><")))
+        fields[name] = np.frombuffer(view[at : at + size], kind).astype(kind.lstrip("><"))
         at += size
     return fields
 
@@ -209,12 +292,20 @@ def _window_columns(raw: dict[str, np.ndarray]) -> ResultColumns:
 
 def _sorted(major: np.ndarray, minor: np.ndarray) -> np.ndarray:
     """Positions sorting by (major, minor): no sort if already sorted (seats usually
-    come from the table in the order they were written)."""
-    later = major[1:] > major[:-1]
-    if (later | ((major[1:] == major[:-1]) & (minor[1:] > minor[:-1]))).all():
+    come from the table in the order they were written), a merge if sorted by parts
+    (the window read in parts: a stable sort of sorted runs only merges them)."""
+    if _ascending(major, minor):
         return np.arange(major.size)
-    order: np.ndarray = np.lexsort((minor, major))
+    order: np.ndarray = np.argsort(major, kind="stable")
+    if _ascending(major[order], minor[order]):
+        return order
+    order = np.lexsort((minor, major))
     return order
+
+
+def _ascending(major: np.ndarray, minor: np.ndarray) -> bool:
+    later = major[1:] > major[:-1]
+    return bool((later | ((major[1:] == major[:-1]) & (minor[1:] > minor[:-1]))).all())
 
 
 def _month_indexes(days: np.ndarray) -> np.ndarray:
@@ -326,12 +417,17 @@ Column = tuple[np.ndarray, np.ndarray | None]
 
 
 @transaction.atomic
-def store_list(game: Game, month: date, computed, digest: str, results_count: int) -> RankingList:
+def store_list(
+    game: Game, month: date, computed, digest: str | Future[str], results_count: int
+) -> RankingList:
     """Publish ``computed`` as the next revision of (game, month), entries and all.
 
     On PostgreSQL the ~100,000 entries go in as one binary COPY built by numpy (no
-    object or SQL literal per entry); the rest of the step is the server's: six
+    object or SQL literal per entry); the rest of the step is the server's: five
     indexes per entry, then at commit the two deferred foreign-key checks per entry.
+    The table is analysed in the same transaction (``_analyze_entries``). A ``digest``
+    still being computed (a future) is waited for only once the entries are in, and
+    stored in the same transaction: the list is never seen without it.
     """
     revision = (
         RankingList.objects.filter(game=game, month=month).aggregate(top=Max("revision"))["top"]
@@ -342,7 +438,7 @@ def store_list(game: Game, month: date, computed, digest: str, results_count: in
         month=month,
         revision=revision,
         published_at=timezone.now(),
-        inputs_hash=digest,
+        inputs_hash=digest if isinstance(digest, str) else "",
         parameters=computed.params.as_dict(),
         engine_version=ENGINE_VERSION,
         results_counted=results_count,
@@ -350,8 +446,12 @@ def store_list(game: Game, month: date, computed, digest: str, results_count: in
     columns = _entry_columns(ranking.pk, computed.entries, _previous_ranks(game, month))
     if connection.vendor == "postgresql":
         _copy_entries(columns)
+        _analyze_entries()
     else:  # the quick start (SQLite)
         _create_entries(columns)
+    if not isinstance(digest, str):
+        ranking.inputs_hash = digest.result()
+        ranking.save(update_fields=["inputs_hash"])
     return ranking
 
 
@@ -440,6 +540,17 @@ def _copy_entries(columns: dict[str, Column]) -> None:
     )
     with connection.cursor() as cursor, cursor.copy(sql) as copy:
         copy.write(_COPY_SIGNATURE + bytes(8) + body.tobytes() + b"\xff\xff")
+
+
+def _analyze_entries() -> None:
+    """``ANALYZE`` the entries table, so that the planner knows the new list as soon as
+    it is published: a list is 100,000 rows at once, and autovacuum may not analyse
+    the table for a long time, while the pages read a list by ranges of it. Run in the
+    publishing transaction, it samples the new rows too (its own, not yet committed)
+    and its statistics are committed with them; it samples a bounded number of rows
+    (``default_statistics_target``), so it costs the same on a table of any size."""
+    with connection.cursor() as cursor:
+        cursor.execute(f"ANALYZE {connection.ops.quote_name(RankingEntry._meta.db_table)}")
 
 
 def _create_entries(columns: dict[str, Column]) -> None:

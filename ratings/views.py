@@ -4,21 +4,45 @@ country or name, ranked players then provisional ones), and what the number mean
 from __future__ import annotations
 
 from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse, QueryDict
+from django.db.models import QuerySet
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, QueryDict
 from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
 from django_countries import countries
 
 from federation.models import Game
 from federation.months import month_label, parse_month
+from quotient.http_cache import (
+    LONG,
+    SHORT,
+    Validators,
+    cached,
+    finish,
+    not_modified,
+    page_parts,
+    page_validators,
+)
+from ratings.caching import (
+    LISTS,
+    PLAYERS,
+    changed_at,
+    generations,
+    latest_month,
+    published_list,
+    tag,
+)
 from ratings.engine.params import weight
+from ratings.models import RankingEntry, RankingList
 from ratings.selectors import (
+    ListPart,
     ranking_clubs,
     ranking_countries,
     ranking_entries,
     ranking_filter,
     ranking_games,
-    ranking_get,
     ranking_months,
+    ranking_part,
 )
 from ratings.services import ranking_params
 
@@ -32,13 +56,13 @@ def ranking_index(request: HttpRequest) -> HttpResponse:
     return render(request, "ratings/index.html", {"games": games})
 
 
-def ranking_game(request: HttpRequest, game: str) -> HttpResponse:
-    game_obj = get_object_or_404(Game, key=game)
-    months = ranking_months(game=game)
-    latest = months.first()
+def ranking_game(request: HttpRequest, game: str) -> HttpResponseBase:
+    """The game's latest list (``ranking_month`` of its latest month)."""
+    latest = latest_month(game=game, lists=generations(LISTS)[LISTS])
     if latest is None:
-        return render(request, "ratings/game.html", {"game": game_obj, "months": []})
-    return ranking_month(request, game, month_label(latest.month))
+        game_obj = get_object_or_404(Game, key=game)
+        return render(request, "ratings/game.html", {"game": game_obj})
+    return ranking_month(request, game, month_label(latest))
 
 
 def list_filters(query: QueryDict) -> dict[str, str]:
@@ -46,17 +70,46 @@ def list_filters(query: QueryDict) -> dict[str, str]:
     return {name: query.get(name, "").strip()[:length] for name, length in FILTERS.items()}
 
 
-def ranking_month(request: HttpRequest, game: str, month: str) -> HttpResponse:
-    game_obj = get_object_or_404(Game, key=game)
+def ranking_month(request: HttpRequest, game: str, month: str) -> HttpResponseBase:
+    """A month's list, a page of each part. A conditional GET is answered from the
+    cache alone, and the list's part of the page is kept rendered per language
+    (``docs/ranking.md``, "Serving the lists")."""
     first_day = parse_month(month)
-    ranking = ranking_get(game=game, month=first_day) if first_day else None
+    gens = generations(LISTS, PLAYERS)
+    ranking = published_list(game=game, month=first_day, lists=gens[LISTS]) if first_day else None
     if ranking is None:
         raise Http404("no published list for this month")
-    filters = list_filters(request.GET)
-    ranked = ranking_filter(ranking_entries(ranking, provisional=False), **filters)
-    provisional = ranking_filter(ranking_entries(ranking, provisional=True), **filters)
+    content = Validators.of(
+        ["ranking-page", ranking.pk, gens[LISTS], gens[PLAYERS], *page_parts(request, html=True)],
+        max(ranking.published_at, changed_at(gens[PLAYERS])),
+    )
+    validators = page_validators(request, content)
+    response = not_modified(request, validators)
+    if response is None:
+        filters = list_filters(request.GET)
+        timeout = SHORT if any(filters.values()) else LONG  # filtered: many, rarely asked
+        body = cached(content.key, lambda: _list_html(request, ranking, filters), timeout)
+        context = {"game": ranking.game, "ranking": ranking, "month": month_label(ranking.month)}
+        response = render(request, "ratings/game.html", {**context, "body": mark_safe(body)})
+    # the page shows its visitor and a CSRF token: browsers may keep it, shared caches not
+    vary = ["Accept-Language", "Cookie"]
+    return finish(response, validators, immutable=False, private=True, vary=vary)
+
+
+def _list_html(request: HttpRequest, ranking: RankingList, filters: dict[str, str]) -> str:
+    """The list's part of its page: the same for every visitor (in one language)."""
+    ranked: ListPart | QuerySet[RankingEntry]
+    provisional: ListPart | QuerySet[RankingEntry]
+    if any(filters.values()):  # the query path: a filter is not the hot path
+        ranked = ranking_filter(ranking_entries(ranking, provisional=False), **filters)
+        provisional = ranking_filter(ranking_entries(ranking, provisional=True), **filters)
+    else:
+        ranked = ranking_part(ranking, provisional=False)
+        provisional = ranking_part(ranking, provisional=True)
+    key = f"list-filters:{ranking.pk}:{tag(generations(PLAYERS)[PLAYERS])}"
+    choices = cached(key, lambda: _choices(ranking))
     context = {
-        "game": game_obj,
+        "game": ranking.game,
         "ranking": ranking,
         "month": month_label(ranking.month),
         "page": Paginator(ranked, PER_PAGE).get_page(request.GET.get("page")),
@@ -65,14 +118,20 @@ def ranking_month(request: HttpRequest, game: str, month: str) -> HttpResponse:
         ),
         "filters": filters,
         "filtered": any(filters.values()),
-        "clubs": ranking_clubs(ranking),
+        "clubs": choices["clubs"],
         "countries": sorted(
-            ((code, countries.name(code)) for code in ranking_countries(ranking)),
+            ((code, countries.name(code)) for code in choices["countries"]),
             key=lambda pair: pair[1],
         ),
-        "months": ranking_months(game=game)[:24],
+        "months": list(ranking_months(game=ranking.game.key)[:24]),
     }
-    return render(request, "ratings/game.html", context)
+    return render_to_string("ratings/_list.html", context, request=request)
+
+
+def _choices(ranking: RankingList) -> dict[str, list]:
+    """The club filter's clubs and the country filter's codes (they read the whole
+    list: kept per list)."""
+    return {"clubs": ranking_clubs(ranking), "countries": ranking_countries(ranking)}
 
 
 def ranking_about(request: HttpRequest) -> HttpResponse:

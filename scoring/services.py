@@ -32,6 +32,7 @@ from scoring.engine import UnusableInput, replay
 from scoring.engine.common import RecordError
 from scoring.errors import MatchRejected
 from scoring.models import Match, MatchEvent, MatchSeat, Status, Verification
+from scoring.signals import match_changed
 
 #: the earliest date a match may have been played on
 EARLIEST_PLAY = date(1990, 1, 1)
@@ -249,6 +250,7 @@ def _event(
     reason: str = "",
     replaced_record: Any = None,
 ) -> MatchEvent:
+    match_changed.send(sender=Match, match=match, action=action)  # ratings' caches
     return MatchEvent.objects.create(
         match=match,
         action=action,

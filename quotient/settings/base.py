@@ -222,6 +222,30 @@ CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND") or (
     CELERY_BROKER_URL if CELERY_BROKER_URL.startswith("redis") else None
 )
 CELERY_TIMEZONE = TIME_ZONE
+
+# The cache (throttle counters, rendered ranking pages, CSV, player history;
+# ``docs/ranking.md`` "Serving the lists"): ``CACHE_URL``, else the broker's Redis with
+# the next database number (``/0`` -> ``/1``), else in-process (the quick start).
+# Redis failures are misses, never errors (``quotient.caches.SafeRedisCache``).
+_BROKER = env_str("CELERY_BROKER_URL") or ""
+CACHE_URL = env_str("CACHE_URL") or ""
+if not CACHE_URL and _BROKER.startswith("redis"):
+    _BROKER_HOST, _SLASH, _BROKER_DB = _BROKER.rpartition("/")
+    CACHE_URL = (
+        f"{_BROKER_HOST}/{(int(_BROKER_DB) + 1) % 16}" if _BROKER_DB.isdigit() else f"{_BROKER}/1"
+    )
+CACHES = {
+    "default": (
+        {
+            "BACKEND": "quotient.caches.SafeRedisCache",
+            "LOCATION": CACHE_URL,
+            "KEY_PREFIX": env_str("CACHE_KEY_PREFIX") or "quotient",
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+        }
+        if CACHE_URL
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    )
+}
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_TRACK_STARTED = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True

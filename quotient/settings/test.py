@@ -26,3 +26,14 @@ STORAGES = {
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
 WHITENOISE_AUTOREFRESH = True  # serve from the finders; no collectstatic in tests
+# The real Redis cache, its keys prefixed with the database's name so that test runs
+# on other databases share Redis database 13 safely (conftest clears only ours).
+CACHES = {
+    "default": {
+        **CACHES["default"],  # noqa: F405
+        "BACKEND": "quotient.caches.SafeRedisCache",
+        "LOCATION": os.environ.get("CACHE_URL", "redis://127.0.0.1:6379/13"),
+        "KEY_PREFIX": "test-" + os.environ["DATABASE_URL"].rpartition("/")[2],
+        "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+    }
+}

@@ -434,19 +434,47 @@ def _key_order(keys: np.ndarray, key_ends: np.ndarray) -> np.ndarray | None:
         rows = np.arange(lengths.size)
         table.reshape(-1)[_gather(rows * width, lengths, rows)] = keys
     flat = table.view(f"S{width}").ravel()
-    # first by the first 16 bytes as two big-endian ints (a fast sort of ints), then
-    # the rows still tied (keys begin alike: "2026-10-03:") by their whole key
-    head = np.zeros((lengths.size, 16), np.uint8)
-    head[:, : min(width, 16)] = table[:, :16]
-    words = head.view(">u8")
-    order: np.ndarray = np.lexsort((words[:, 1], words[:, 0]))
-    same = (np.diff(words[order], axis=0) == 0).all(axis=1)
-    if same.any() and width > 16:
-        group = np.cumsum(np.r_[True, ~same])
-        tied = np.flatnonzero(np.r_[same, False] | np.r_[False, same])
-        order[tied] = order[tied][np.lexsort((flat[order[tied]], group[tied]))]
-    ordered = flat[order]
-    return None if (ordered[1:] == ordered[:-1]).any() else order
+    # first by a code of each key's leading bytes (one sort of ints), then the rows
+    # whose codes tie by their whole key; only those can be equal keys
+    code, whole = _prefix_code(table)
+    order: np.ndarray = np.argsort(code)
+    if whole:  # the code is the whole key: equal codes are equal keys
+        return None if (code[order][1:] == code[order][:-1]).any() else order
+    same = code[order][1:] == code[order][:-1]
+    if not same.any():
+        return order
+    group = np.cumsum(np.r_[True, ~same])
+    tied = np.flatnonzero(np.r_[same, False] | np.r_[False, same])
+    order[tied] = order[tied][np.lexsort((flat[order[tied]], group[tied]))]
+    ordered = flat[order[tied]]
+    equal = (ordered[1:] == ordered[:-1]) & (group[tied][1:] == group[tied][:-1])
+    return None if equal.any() else order
+
+
+def _prefix_code(table: np.ndarray) -> tuple[np.ndarray, bool]:
+    """Per row of ``table`` (bytes), an int whose order is the order of the rows' leading
+    bytes: each column of bytes is replaced by the byte's rank among the column's
+    distinct bytes, in just enough bits, for as many columns as 64 bits hold (keys
+    that begin alike, ``2026-10-03:...``, spend few bits on their common part). Also
+    whether the code covers every column (then equal codes are equal rows)."""
+    code = np.zeros(table.shape[0], np.uint64)
+    bits = 0
+    for column in range(table.shape[1]):
+        if column % 8 == 0:  # eight columns at a time, as one big-endian int per row
+            word = np.zeros((table.shape[0], 8), np.uint8)
+            word[:, : min(8, table.shape[1] - column)] = table[:, column : column + 8]
+            words = word.view(">u8").reshape(-1).astype(np.uint64)
+        values = (words >> np.uint64(56 - 8 * (column % 8))) & np.uint64(0xFF)
+        present = np.flatnonzero(np.bincount(values, minlength=256))
+        need = (present.size - 1).bit_length()
+        if bits + need > 64:
+            return code << np.uint64(64 - bits), False
+        if need:
+            rank = np.zeros(256, np.uint64)
+            rank[present] = np.arange(present.size, dtype=np.uint64)
+            code = (code << np.uint64(need)) | rank[values]
+            bits += need
+    return code, True
 
 
 def canonical_json(columns: ResultColumns, block: int = _BLOCK) -> Iterator[bytes]:
@@ -475,7 +503,10 @@ def _json(result: Result) -> str:
 
 def _plain(text: np.ndarray) -> bool:
     """Only characters JSON writes as they are (``ensure_ascii``, no escapes)?"""
-    return bool(((text >= 0x20) & (text < 0x7F) & (text != 0x22) & (text != 0x5C)).all())
+    if text.size == 0:
+        return True
+    printable = int(text.min()) >= 0x20 and int(text.max()) < 0x7F
+    return printable and not ((text == 0x22).any() or (text == 0x5C).any())
 
 
 class _Pieces:

@@ -28,7 +28,7 @@ import numpy as np
 
 from .batch import ChunkTask, build_task, widen
 from .params import Params, weight
-from .results import Result, ResultColumns, ResultList, in_window
+from .results import Result, ResultColumns, ResultList
 from .wire import pack_ints, unpack
 
 DEFAULT_CHUNK_SIZE = 20_000
@@ -70,10 +70,9 @@ class Schedule:
             raise ValueError("chunk_size must be >= 1")
         if isinstance(results, ResultList):
             results = results.columns
-        if isinstance(results, ResultColumns):
-            w = results.window(month, params)
-        else:
-            w = ResultColumns.from_results(r for r in results if in_window(r, month, params))
+        if not isinstance(results, ResultColumns):
+            results = ResultColumns.from_results(results)
+        w = results.window(month, params)
         return cls(
             month,
             params,

@@ -10,12 +10,15 @@ import datetime as dt
 
 import numpy as np
 import pytest
+from django.db import connection, transaction
 
 from federation.models import Game
 from federation.months import first_day, month_index
+from ratings import storage
 from ratings.engine.params import Params
 from ratings.engine.results import Result, ResultColumns, ResultList, canonical_json
-from ratings.services import ranking_params, ranking_publish
+from ratings.models import RankingEntry, RankingRun
+from ratings.services import _read_inputs, ranking_params, ranking_publish
 from ratings.storage import (
     _window_columns,
     _window_rows_orm,
@@ -122,3 +125,68 @@ def test_entries_are_stored_as_listed_with_their_movement(federation):
         assert provisional == (rank is None)
         old = before.get(player)
         assert moved == (None if old is None or rank is None else old - rank)
+
+
+@pytest.mark.django_db
+def test_the_service_reads_the_window_as_columns(federation):
+    """The month close never makes a ``Result`` per match: its inputs are the columns."""
+    club, handles = federation
+    record_month(club=club, handles=handles, month=OCT, count=30, seed=7)
+    game, params = Game.objects.get(key="divisor"), ranking_params()
+    run = RankingRun.objects.create(game=game, month=OCT)
+    inputs = _read_inputs(run, None)
+    assert isinstance(inputs.results, ResultColumns)
+    assert list(inputs.results) == list(month_columns(game, OCT, params))
+    assert inputs.players == len({p for r in inputs.results for p in r.players})
+    assert inputs.digest == inputs_hash(list(inputs.results), params)
+
+
+@pytest.mark.django_db
+def test_the_entries_are_analysed_as_they_are_published(federation):
+    """``store_list`` runs ANALYZE in the publishing transaction: the planner's row
+    count of the entries table includes the new list before anything else runs."""
+    club, handles = federation
+    record_month(club=club, handles=handles, month=SEP, count=40, seed=8)
+    game = Game.objects.get(key="divisor")
+    ranking_publish(game=game, month=SEP)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT reltuples FROM pg_class WHERE oid = %s::regclass",
+            [RankingEntry._meta.db_table],
+        )
+        (estimated,) = cursor.fetchone()
+    assert RankingEntry.objects.count() > 0
+    assert estimated == RankingEntry.objects.count()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_window_read_in_parts_is_the_window_read_whole(federation, monkeypatch):
+    """Outside a transaction the window is read in parts, on two connections sharing one
+    snapshot (``_window_parts``); inside one (the tests' usual transaction), by one
+    statement. Both give the same columns, in the same canonical order; the published
+    list carries the hash its thread made."""
+    club, handles = federation
+    record_month(club=club, handles=handles, month=SEP, count=25, seed=9)
+    matches = record_month(club=club, handles=handles, month=OCT, count=30, seed=10)
+    MatchSeat.objects.filter(match=matches[1]).update(rank=None)
+    game, params = Game.objects.get(key="divisor"), ranking_params()
+    parts = []
+    read_apart = storage._read_part_apart
+    monkeypatch.setattr(
+        storage,
+        "_read_part_apart",
+        lambda *args: parts.append(args[2]) or read_apart(*args),
+    )
+    assert not connection.in_atomic_block
+    split = month_columns(game, OCT, params)
+    assert parts == [1]  # part 0 on this connection, part 1 on another
+    with transaction.atomic():
+        whole = month_columns(game, OCT, params)
+    assert parts == [1]  # one statement
+    assert list(split) == list(whole) == list(orm_window(game, OCT, params))
+    assert split.names == whole.names and len(split) == 25 + 30 - 1
+    for name in ("keys", "key_ends", "played", "counted", "sizes", "slots", "ranks"):
+        assert np.array_equal(getattr(split, name), getattr(whole, name)), name
+    run = ranking_publish(game=game, month=OCT)
+    assert parts == [1, 1] and run.status == RankingRun.Status.PUBLISHED
+    assert run.ranking.inputs_hash == inputs_hash(whole, params)

@@ -1,0 +1,49 @@
+-- wrk script of bench/pages.py: prints one RESULT line of JSON when wrk is done.
+--
+-- With arguments (wrk ... -s pages.lua URL -- BODIES FIRST LAST THREADS) every request is a
+-- POST of its own body: thread t of n sends lines FIRST + t, FIRST + t + n, ... of the
+-- file BODIES (one JSON submission per line, each a distinct match: a duplicate would
+-- be refused with 409 and measure nothing). Past line LAST a thread sends "{}", which
+-- the API refuses with 400, so running out of bodies shows as errors, never as speed.
+
+local threads = 0
+
+function setup(thread)
+  thread:set("id", threads)
+  threads = threads + 1
+end
+
+function init(args)
+  if args[1] == nil then
+    return
+  end
+  bodies = {}
+  for line in io.lines(args[1]) do
+    bodies[#bodies + 1] = line
+  end
+  nxt = tonumber(args[2]) + id
+  last = tonumber(args[3])
+  step = tonumber(args[4])
+end
+
+function request()
+  if bodies == nil then
+    return wrk.request()
+  end
+  local body = "{}"
+  if nxt <= last then
+    body = bodies[nxt]
+  end
+  nxt = nxt + step
+  return wrk.format("POST", nil, nil, body)
+end
+
+function done(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format(
+    'RESULT {"requests": %d, "duration_us": %d, "connect": %d, "read": %d, "write": %d, '
+      .. '"status": %d, "timeout": %d, "p50_us": %d, "p95_us": %d, "p99_us": %d}\n',
+    summary.requests, summary.duration, e.connect, e.read, e.write, e.status, e.timeout,
+    latency:percentile(50), latency:percentile(95), latency:percentile(99)
+  ))
+end

@@ -1,0 +1,455 @@
+"""Benchmark: the site under load, endpoint by endpoint, against a bare view.
+
+Builds or reuses the benchmark federation (``ratings_month_close_db.py --keep``: 100,000
+players, 1,000,000 matches, the list of the last closed month published), starts
+gunicorn with the deploy configuration (``deploy/gunicorn.conf.py``, 2 workers, DEBUG
+off, throttling off, plain HTTP) under ``quotient.settings.bench``, which adds one
+trivial view, ``/bench/bare/``, and drives every list, detail, ranking, player and
+submission endpoint with ``wrk`` (Debian's; installed if missing) at 1, 10 and 50
+connections for a bounded time each. It prints requests per second, p50 and p95
+latency, and each endpoint's fraction of the bare view's requests per second at the
+same concurrency (the bare view is measured before and after the endpoints: their
+mean is the reference), then MET or MISSED per target:
+
+* every GET ranking and player API endpoint >= 0.5 of the bare view at c=10, their HTML
+  pages >= 0.25, the match lists >= 0.1;
+* p95 <= 25 ms at c=1 for every GET endpoint (a deep ranking page included);
+* POST /api/v1/matches/ >= 100 requests/s at c=10.
+
+Submissions are distinct valid matches of a club of the benchmark's own, by its
+organiser's token, played today; they are deleted afterwards, so the federation stays
+what the month-close benchmark expects. wrk and the server share this machine's cores:
+the bare view pays the same, which is why the fractions are the comparable figures.
+
+    .venv/bin/python bench/pages.py            # full federation, 10 s per endpoint and level
+    .venv/bin/python bench/pages.py --quick    # small federation, 3 s: a smoke run
+    .venv/bin/python bench/pages.py --duration 20 --concurrency 10 --only ranking
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import secrets
+import shutil
+import subprocess
+import sys
+import time
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+
+from synthetic import last_closed_month
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+MONTH = last_closed_month()
+CLUB = "bench-pages"  # the club the submissions are made for (deleted afterwards)
+ORGANISER = "bench-pages-organiser"
+
+
+def parse_args() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--quick", action="store_true", help="small federation (5,000 players, 50,000 results), 3 s"
+    )
+    parser.add_argument("--duration", type=int, help="seconds per endpoint and level (10)")
+    parser.add_argument("--concurrency", default="1,10,50", help="connections, comma-separated")
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn workers (2)")
+    parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument("--database", help="quotient_bench (quotient_bench_quick with --quick)")
+    parser.add_argument("--server", default="postgres://postgres@127.0.0.1:5432")
+    parser.add_argument("--only", help="run only the endpoints whose name contains this")
+    args = parser.parse_args()
+    args.duration = args.duration or (3 if args.quick else 10)
+    args.levels = [int(c) for c in args.concurrency.split(",") if c.strip()]
+    args.database = args.database or ("quotient_bench_quick" if args.quick else "quotient_bench")
+    args.players, args.results = (5_000, 50_000) if args.quick else (100_000, 1_000_000)
+    return args
+
+
+# -- the federation, the server, the load generator ---------------------------------------
+
+
+def ensure_wrk() -> str:
+    """wrk from Debian, installed if missing (as deploy/scripts/system-packages.sh does)."""
+    found = shutil.which("wrk")
+    if found:
+        return found
+    print("installing wrk (Debian)")
+    sudo = [] if os.geteuid() == 0 else ["sudo"]
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    subprocess.run([*sudo, "apt-get", "update", "-qq"], check=True, env=env)
+    subprocess.run([*sudo, "apt-get", "install", "-y", "-qq", "wrk"], check=True, env=env)
+    return shutil.which("wrk") or "wrk"
+
+
+def published(args) -> bool:
+    """Does the database hold the federation, with the list of MONTH published?"""
+    import psycopg
+
+    with psycopg.connect(f"{args.server}/postgres", autocommit=True) as conn:
+        if not conn.execute(
+            "SELECT 1 FROM pg_database WHERE datname = %s", [args.database]
+        ).fetchone():
+            return False
+    with psycopg.connect(f"{args.server}/{args.database}") as conn:
+        try:
+            matches = conn.execute(
+                "SELECT count(*) FROM scoring_match m JOIN federation_club c ON c.id = m.club_id"
+                " WHERE c.slug = 'bench'"
+            ).fetchone()[0]
+            lists = conn.execute(
+                "SELECT count(*) FROM ratings_rankinglist WHERE month = %s", [MONTH]
+            ).fetchone()[0]
+        except psycopg.Error:
+            return False
+    return matches == args.results and lists > 0
+
+
+def build_federation(args) -> None:
+    """The month-close benchmark loads the federation (or reuses it) and publishes MONTH."""
+    command = [sys.executable, str(ROOT / "bench" / "ratings_month_close_db.py"), "--keep"]
+    command += ["--database", args.database, "--server", args.server, "--repeat", "1"]
+    command += ["--players", str(args.players), "--sizes", str(args.results), "--no-verify"]
+    print("building the benchmark federation:", " ".join(command[1:]))
+    subprocess.run(command, check=True)
+
+
+def setup_django(args) -> None:
+    os.environ["DATABASE_URL"] = f"{args.server}/{args.database}"
+    os.environ["DJANGO_SETTINGS_MODULE"] = "quotient.settings.bench"
+    os.environ.setdefault("SECRET_KEY", "bench-pages-setup")
+    import django
+    from django.core.management import call_command
+
+    django.setup()
+    call_command("migrate", verbosity=0, interactive=False)
+    vacuum(args)
+
+
+def vacuum(args) -> None:
+    """``VACUUM (ANALYZE)`` the benchmark's database once it is loaded and migrated: a
+    federation's database is vacuumed and analysed by autovacuum over time, a freshly
+    bulk-loaded one is not yet (and this machine's server runs without autovacuum), so
+    without it the planner would guess at row counts and the visibility map would rule
+    out index-only scans: the benchmark would measure a database no federation has."""
+    import psycopg
+
+    started = time.monotonic()
+    with psycopg.connect(f"{args.server}/{args.database}", autocommit=True) as conn:
+        conn.execute("VACUUM (ANALYZE)")
+    print(f"VACUUM (ANALYZE) of {args.database}: {time.monotonic() - started:.1f} s")
+
+
+@dataclass
+class Fixtures:
+    token: str
+    month: str  # YYYY-MM of the published list
+    match: int  # a rated match of that month
+    handle: str  # the list's first player
+    deep_page: int  # page 900 of the ranked entries, or the last one
+
+
+def fixtures() -> Fixtures:
+    """The organiser who submits (and its token), and the objects the URLs name."""
+    from django.contrib.auth import get_user_model
+    from rest_framework.authtoken.models import Token
+
+    from federation.models import Club, Membership
+    from ratings.models import RankingEntry, RankingList
+    from scoring.models import Match
+
+    club, _ = Club.objects.get_or_create(slug=CLUB, defaults={"name": "bench pages"})
+    user, _ = get_user_model().objects.get_or_create(username=ORGANISER)
+    Membership.objects.get_or_create(user=user, club=club, role=Membership.Role.ORGANISER)
+    token, _ = Token.objects.get_or_create(user=user)
+    ranking = RankingList.objects.filter(game__key="divisor", month=MONTH).order_by("-revision")[0]
+    entries = RankingEntry.objects.filter(ranking=ranking)
+    ranked = entries.filter(rank__isnull=False).count()
+    first = entries.order_by("position").select_related("player")[0]
+    match = Match.objects.filter(game__key="divisor", counted_month=MONTH).order_by("pk")[0]
+    return Fixtures(
+        token=token.key,
+        month=f"{MONTH:%Y-%m}",
+        match=match.pk,
+        handle=first.player.handle,
+        deep_page=max(1, min(900, (ranked + 99) // 100)),
+    )
+
+
+def remove_submissions() -> int:
+    """Delete the benchmark's submissions (its club's matches, seats and history)."""
+    from scoring.models import Match
+
+    deleted, _ = Match.objects.filter(club__slug=CLUB).delete()
+    return deleted
+
+
+def submissions(path: Path, count: int, players: int, seed: int = 7) -> None:
+    """``count`` distinct valid submissions (divisor summaries at tables of 2-4 of the
+    federation's players, played today), one JSON document a line."""
+    from django.utils import timezone
+
+    rng = random.Random(seed)
+    today = timezone.localdate().isoformat()
+    seen: set[str] = set()
+    with path.open("w") as out:
+        while len(seen) < count:
+            table = [f"bench{p:06d}" for p in rng.sample(range(1, players + 1), rng.randint(2, 4))]
+            points = {h: rng.randrange(0, 60) for h in table}
+            pips = {h: (0 if i == 0 else rng.randrange(1, 40)) for i, h in enumerate(table)}
+            record = {
+                "game": "divisor",
+                "rules": {"set": 9},
+                "players": table,
+                "deals": [{"summary": {"points": points, "pips_left": pips}}],
+            }
+            body = json.dumps({"club": CLUB, "played_on": today, "record": record})
+            if body not in seen:
+                seen.add(body)
+                out.write(body + "\n")
+
+
+def start_server(args) -> subprocess.Popen:
+    """gunicorn with the deploy configuration, production settings from the environment."""
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "quotient.settings.bench",
+        "DATABASE_URL": f"{args.server}/{args.database}",
+        "SECRET_KEY": secrets.token_urlsafe(50),
+        "DEBUG": "0",
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "THROTTLE": "0",
+        "SECURE_SSL_REDIRECT": "0",
+        "SECURE_HSTS_SECONDS": "0",
+        "SECURE_COOKIES": "0",
+        "AXES_ENABLED": "0",
+        "GUNICORN_WORKERS": str(args.workers),
+        "GUNICORN_BIND": f"127.0.0.1:{args.port}",
+    }
+    env.pop("CELERY_BROKER_URL", None)  # tasks in-process: no worker needed for submissions
+    log = open(ROOT / "var" / "bench-pages-gunicorn.log", "w")  # noqa: SIM115 - the server's
+    server = subprocess.Popen(
+        [str(Path(sys.executable).parent / "gunicorn"), "quotient.wsgi", "-c"]
+        + [str(ROOT / "deploy" / "gunicorn.conf.py")],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{args.port}/bench/bare/", timeout=2):
+                return server
+        except OSError:
+            if server.poll() is not None or time.monotonic() > deadline:
+                raise SystemExit(
+                    "gunicorn did not come up (var/bench-pages-gunicorn.log)"
+                ) from None
+            time.sleep(0.3)
+
+
+# -- the endpoints and their targets ---------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    name: str
+    path: str
+    kind: str  # api (rankings, players) | html (their pages) | list | detail | post | bare
+
+
+def endpoints(f: Fixtures) -> list[Endpoint]:
+    ranking = f"rankings/divisor/{f.month}/"
+    return [
+        Endpoint("match list API", "/api/v1/matches/", "list"),
+        Endpoint(
+            "match list API, game+month", f"/api/v1/matches/?game=divisor&month={f.month}", "list"
+        ),
+        Endpoint("match list HTML", "/matches/", "list"),
+        Endpoint("match API", f"/api/v1/matches/{f.match}/", "detail"),
+        Endpoint("match HTML", f"/matches/{f.match}/", "detail"),
+        Endpoint("ranking API p1", f"/api/v1/{ranking}", "api"),
+        Endpoint(f"ranking API p{f.deep_page}", f"/api/v1/{ranking}?page={f.deep_page}", "api"),
+        Endpoint("ranking HTML p1", f"/{ranking}", "html"),
+        Endpoint(f"ranking HTML p{f.deep_page}", f"/{ranking}?page={f.deep_page}", "html"),
+        Endpoint("player history API", f"/api/v1/players/{f.handle}/history/", "api"),
+        Endpoint("player HTML", f"/players/{f.handle}/", "html"),
+        Endpoint("submit (POST) API", "/api/v1/matches/", "post"),
+    ]
+
+
+#: kind -> (minimum fraction of the bare view at c=10, what the target calls it)
+FRACTION = {"api": 0.5, "html": 0.25, "list": 0.1}
+P95_MS = 25.0
+POST_RATE = 100.0
+
+
+@dataclass
+class Measure:
+    requests: int
+    seconds: float
+    p50_ms: float
+    p95_ms: float
+    errors: int  # non-2xx/3xx answers, timeouts, connection errors
+
+    @property
+    def rate(self) -> float:
+        return self.requests / self.seconds if self.seconds else 0.0
+
+
+def run_wrk(wrk: str, url: str, connections: int, seconds: float, extra: list[str]) -> Measure:
+    threads = min(connections, 2)
+    command = [wrk, f"-t{threads}", f"-c{connections}", f"-d{max(1, round(seconds))}s"]
+    command += ["--timeout", "10s"]  # wrk takes whole seconds
+    command += ["-s", str(ROOT / "bench" / "pages.lua")]
+    headers = [h for h in extra if h.startswith("H:")]
+    for header in headers:
+        command += ["-H", header[2:]]
+    args = [a for a in extra if not a.startswith("H:")]
+    command += [url] + (["--", *args, str(threads)] if args else [])
+    out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    line = next(x for x in out.splitlines() if x.startswith("RESULT "))
+    r = json.loads(line[len("RESULT ") :])
+    errors = sum(r[k] for k in ("connect", "read", "write", "status", "timeout"))
+    return Measure(
+        r["requests"], r["duration_us"] / 1e6, r["p50_us"] / 1e3, r["p95_us"] / 1e3, errors
+    )
+
+
+def drain(base: str, workers: int) -> None:
+    """Wait until the workers are idle: requests wrk left queued at the end of a run
+    (a slow endpoint at 50 connections) would be served during the next run."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    def bare(_: int) -> None:
+        with urllib.request.urlopen(base + "/bench/bare/", timeout=120) as response:
+            response.read()
+
+    with ThreadPoolExecutor(workers) as pool:
+        list(pool.map(bare, range(workers)))
+
+
+def check(base: str, f: Fixtures, points: list[Endpoint]) -> None:
+    """Every GET answers 200 before it is loaded (a 404 or 500 would measure nothing)."""
+    for point in points:
+        if point.kind == "post":
+            continue
+        with urllib.request.urlopen(base + point.path, timeout=30) as response:
+            size = len(response.read())
+        print(f"  {point.name:<28} {point.path}  200, {size:,} bytes")
+
+
+def measure_all(args, wrk: str, base: str, f: Fixtures, points: list[Endpoint], bodies: Path):
+    """Every endpoint at every level (the bare view first and last); {(name, c): Measure}."""
+    results: dict[tuple[str, int], Measure] = {}
+    per_level = sum(1 for _ in bodies.open()) // len(args.levels)
+    warm = 1 if args.quick else 2
+    for point in [Endpoint("bare view", "/bench/bare/", "bare"), *points]:
+        if point.kind != "post":
+            run_wrk(wrk, base + point.path, 10, warm, [])  # warm caches and connections
+        for i, c in enumerate(args.levels):
+            extra = []
+            if point.kind == "post":
+                first = i * per_level + 1
+                extra = [f"H:Authorization: Token {f.token}", "H:Content-Type: application/json"]
+                extra += [str(bodies), str(first), str(first + per_level - 1)]
+            drain(base, args.workers)
+            m = run_wrk(wrk, base + point.path, c, args.duration, extra)
+            results[(point.name, c)] = m
+            print(
+                f"  {point.name:<28} c={c:<3} {m.rate:8.1f} req/s  p50 {m.p50_ms:7.1f} ms  "
+                f"p95 {m.p95_ms:7.1f} ms  errors {m.errors}"
+            )
+    for c in args.levels:  # the bare view again: the reference is the mean of both
+        drain(base, args.workers)
+        m = run_wrk(wrk, base + "/bench/bare/", c, args.duration, [])
+        results[("bare view (after)", c)] = m
+        print(f"  {'bare view (after)':<28} c={c:<3} {m.rate:8.1f} req/s  p95 {m.p95_ms:7.1f} ms")
+    return results
+
+
+def report(args, points: list[Endpoint], results) -> None:
+    bare = {
+        c: (results[("bare view", c)].rate + results[("bare view (after)", c)].rate) / 2
+        for c in args.levels
+    }
+    print()
+    print(
+        f"req/s, p50 / p95 ms, fraction of the bare view's req/s at the same concurrency "
+        f"(bare: {', '.join(f'c={c} {bare[c]:.0f} req/s' for c in args.levels)}); "
+        f"{args.duration:g} s per cell, gunicorn {args.workers} workers"
+    )
+    head = f"{'endpoint':<28}" + "".join(f"{'c=' + str(c):>26}" for c in args.levels)
+    print(head + "  errors")
+    for point in points:
+        cells, errors = "", 0
+        for c in args.levels:
+            m = results[(point.name, c)]
+            errors += m.errors
+            cells += f"{m.rate:8.0f} {m.p50_ms:5.1f}/{m.p95_ms:5.1f} x{m.rate / bare[c]:4.2f}"
+        print(f"{point.name:<28}{cells}  {errors}")
+    print()
+    print("targets:")
+    for point in points:
+        for verdict in targets(point, results, bare, args.levels):
+            print(f"  {point.name:<28} {verdict}")
+
+
+def targets(point: Endpoint, results, bare: dict[int, float], levels: list[int]) -> list[str]:
+    out = []
+    if point.kind in FRACTION and 10 in levels:
+        m = results[(point.name, 10)]
+        want = FRACTION[point.kind]
+        got = m.rate / bare[10]
+        out.append(f"x{got:.2f} of bare at c=10 (>= {want}): {'MET' if got >= want else 'MISSED'}")
+    if point.kind != "post" and 1 in levels:
+        p95 = results[(point.name, 1)].p95_ms
+        out.append(
+            f"p95 {p95:.1f} ms at c=1 (<= {P95_MS:g}): {'MET' if p95 <= P95_MS else 'MISSED'}"
+        )
+    if point.kind == "post" and 10 in levels:
+        m = results[(point.name, 10)]
+        ok = m.rate >= POST_RATE and m.errors == 0
+        out.append(
+            f"{m.rate:.0f} req/s at c=10, {m.errors} errors (>= {POST_RATE:g}, none): "
+            f"{'MET' if ok else 'MISSED'}"
+        )
+    return out
+
+
+def main() -> None:
+    args = parse_args()
+    wrk = ensure_wrk()
+    print(
+        f"load benchmark: database {args.database}, list {MONTH:%Y-%m}, levels {args.levels}, "
+        f"{args.duration:g} s each, gunicorn {args.workers} workers, {wrk}"
+    )
+    if not published(args):
+        build_federation(args)
+    setup_django(args)
+    f = fixtures()
+    remove_submissions()  # what an interrupted run may have left
+    points = [p for p in endpoints(f) if not args.only or args.only in p.name]
+    bodies = ROOT / "var" / "bench-pages-submissions.jsonl"
+    submissions(bodies, len(args.levels) * int(600 * args.duration), args.players)
+    server = start_server(args)
+    base = f"http://127.0.0.1:{args.port}"
+    try:
+        print(f"gunicorn up at {base} (log: var/bench-pages-gunicorn.log); the endpoints:")
+        check(base, f, points)
+        results = measure_all(args, wrk, base, f, points, bodies)
+    finally:
+        server.terminate()
+        server.wait(30)
+        print(f"removed {remove_submissions():,} rows of the benchmark's submissions")
+    report(args, points, results)
+
+
+if __name__ == "__main__":
+    main()

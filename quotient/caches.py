@@ -1,0 +1,101 @@
+"""The cache backend: Django's Redis cache that never breaks a request.
+
+Everything kept in the cache (throttle counters, rendered ranking pages, the
+generations of ``ratings.caching``) can be recomputed, so an unreachable Redis is
+logged and treated as an empty cache: reads miss, writes are dropped, and the page is
+computed and served as usual. After a failure the backend stays away from Redis for a
+few seconds (per process) so that an outage costs one connection attempt, not one per
+call. ``clear`` removes only this site's keys (its ``KEY_PREFIX``): several sites or
+test runs may share one Redis database.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import time
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from django.core.cache.backends.redis import RedisCache
+from redis.exceptions import RedisError
+
+logger = logging.getLogger(__name__)
+
+#: seconds without a Redis call after a failure
+BACKOFF = 5.0
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _safe(fallback: Any) -> Callable[[F], F]:
+    """``method`` returning ``fallback`` (a callable of the call's arguments) when
+    Redis fails or is backed off."""
+
+    def wrap(method: F) -> F:
+        @functools.wraps(method)
+        def call(self: SafeRedisCache, *args: Any, **kwargs: Any) -> Any:
+            if time.monotonic() < self.down_until:
+                return fallback(*args, **kwargs)
+            try:
+                return method(self, *args, **kwargs)
+            except (RedisError, OSError) as exc:
+                self.down_until = time.monotonic() + BACKOFF
+                logger.warning(
+                    "cache unavailable (%s.%s): %s", type(self).__name__, method.__name__, exc
+                )
+                return fallback(*args, **kwargs)
+
+        return call  # type: ignore[return-value]
+
+    return wrap
+
+
+def _default(key: str, default: Any = None, *args: Any, **kwargs: Any) -> Any:
+    return default
+
+
+def _false(*args: Any, **kwargs: Any) -> bool:
+    return False
+
+
+def _none(*args: Any, **kwargs: Any) -> None:
+    return None
+
+
+def _empty(*args: Any, **kwargs: Any) -> dict[str, Any]:
+    return {}
+
+
+def _all_failed(data: dict[str, Any], *args: Any, **kwargs: Any) -> list[str]:
+    return list(data)
+
+
+class SafeRedisCache(RedisCache):
+    """``django.core.cache.backends.redis.RedisCache`` whose failures are misses."""
+
+    down_until = 0.0
+
+    get = _safe(_default)(RedisCache.get)
+    set = _safe(_none)(RedisCache.set)
+    add = _safe(_false)(RedisCache.add)
+    touch = _safe(_false)(RedisCache.touch)
+    delete = _safe(_false)(RedisCache.delete)
+    has_key = _safe(_false)(RedisCache.has_key)
+    get_many = _safe(_empty)(RedisCache.get_many)
+    set_many = _safe(_all_failed)(RedisCache.set_many)
+    delete_many = _safe(_none)(RedisCache.delete_many)
+
+    @_safe(_none)
+    def clear(self) -> None:
+        """Delete this site's keys only (``FLUSHDB`` would take every site's)."""
+        client = self._cache.get_client(None, write=True)
+        pattern = f"{self.key_prefix}:*" if self.key_prefix else "*"
+        batch: list[bytes] = []
+        for key in client.scan_iter(match=pattern, count=1000):
+            batch.append(key)
+            if len(batch) >= 1000:
+                client.delete(*batch)
+                batch.clear()
+        if batch:
+            client.delete(*batch)
