@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, date
 
-from django.http import HttpResponseBase
+from django.http import HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
@@ -202,8 +202,23 @@ def conditional(
     )
     response = not_modified(request._request, validators)
     if response is None:
-        response = Response(cached(validators.key, compute))
+        response = rendered(request, validators.key, compute)
     return served(request, response, validators, immutable=False)
+
+
+def rendered(request: Request, key: str, compute: Callable[[], dict]) -> HttpResponseBase:
+    """The body of ``compute()`` as the negotiated renderer writes it. For JSON the
+    rendered bytes are what the cache keeps (per media type: ``indent=`` changes them),
+    so a hit neither rebuilds the data nor renders it again: the same bytes DRF's
+    ``Response`` would have sent. Other formats (the browsable API) render each time."""
+    renderer, media_type = request.accepted_renderer, request.accepted_media_type
+    if renderer.format != "json":
+        return Response(cached(key, compute))
+
+    def render() -> bytes:
+        return renderer.render(compute(), media_type, {"request": request})
+
+    return HttpResponse(cached(f"{key}:{media_type}", render), content_type=media_type)
 
 
 class RankingDetail(APIView):
@@ -256,7 +271,7 @@ class RankingDetail(APIView):
         if response is None and kind == "csv":
             response = ranking_csv(ranking, validators.key)
         elif response is None:
-            response = Response(cached(validators.key, lambda: self.page_data(request, ranking)))
+            response = rendered(request, validators.key, lambda: self.page_data(request, ranking))
         # a revision asked for by number never changes; the month's latest may be re-run
         return served(request, response, validators, immutable=revision is not None)
 
