@@ -216,7 +216,8 @@ def rendered(request: Request, key: str, compute: Callable[[], dict]) -> HttpRes
         return Response(cached(key, compute))
 
     def render() -> bytes:
-        return renderer.render(compute(), media_type, {"request": request})
+        body = renderer.render(compute(), media_type, {"request": request})
+        return body.encode() if isinstance(body, str) else body
 
     return HttpResponse(cached(f"{key}:{media_type}", render), content_type=media_type)
 
