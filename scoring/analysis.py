@@ -28,6 +28,11 @@ ANALYSES: dict[str, Callable[[dict[str, Any], dict[str, Any]], dict[str, Any] | 
 }
 
 
+def has_analysis(result: dict[str, Any]) -> bool:
+    """Does ``result``'s game have an analysis (which may take seconds)?"""
+    return result.get("game", "") in ANALYSES
+
+
 def match_analysis(record: dict[str, Any], result: dict[str, Any]) -> dict[str, Any] | None:
     """The analysis of a valid replayed record, or ``None`` for games without one."""
     analyse = ANALYSES.get(result.get("game", ""))

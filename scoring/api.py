@@ -20,9 +20,9 @@ from datetime import timedelta
 from typing import Any, cast
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
-from django.db.models import prefetch_related_objects
 from django.utils import timezone
 from django.utils.dateparse import parse_date
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
@@ -37,7 +37,7 @@ from federation.permissions import ReadOnlyOrOrganiser, can_write_for_club, is_f
 from quotient.pagination import KeysetPagination
 from scoring.engine.common import RecordError
 from scoring.errors import MatchRejected, warning
-from scoring.models import Match, MatchEvent, Status
+from scoring.models import Match, MatchEvent, MatchSeat, Status, Verification
 from scoring.records import RECORD_LIMIT
 from scoring.selectors import (
     match_list,
@@ -45,7 +45,6 @@ from scoring.selectors import (
     repeated_results,
     score_sheet,
     seat_values,
-    seats_prefetch,
 )
 from scoring.services import Recorded, match_correct, match_record, match_withdraw
 
@@ -100,14 +99,70 @@ def list_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     ]
 
 
-class MatchListSerializer(serializers.ModelSerializer):
-    game = serializers.CharField(source="game.key")
-    club = serializers.CharField(source="club.slug")
-    seats = SeatSerializer(many=True)
-    counted_month = serializers.DateField(format="%Y-%m", allow_null=True)
+def created_body(match: Match, seats: Sequence[MatchSeat]) -> dict[str, Any]:
+    """The answer to a submission: the match as ``MatchDetailSerializer`` writes it (its
+    fields, in order; a test compares the two), built from the match and ``seats`` in
+    memory, like ``list_rows`` (a submission is the most frequent write)."""
+    when = serializers.DateTimeField().to_representation
+    return {
+        "id": match.pk,
+        "game": match.game.key,
+        "club": match.club.slug,
+        "played_on": serializers.DateField().to_representation(match.played_on),
+        "game_number": match.game_number,
+        "submitted_at": when(match.submitted_at),
+        "status": match.status,
+        "version": match.version,
+        "verification": match.verification,
+        "finished": match.finished,
+        "late": match.late,
+        "counted_month": match.counted_month and f"{match.counted_month:%Y-%m}",
+        "seats": [
+            {
+                "seat": seat.seat,
+                "player": seat.player.handle,
+                "name": seat.player.public_display_name,
+                "score": seat.score,
+                "rank": seat.rank,
+                "points": seat.points,
+                "deduction": seat.deduction,
+            }
+            for seat in seats
+        ],
+        "result": match.result,
+        "analysis": match.analysis,
+        "score_sheet": score_sheet(match.result),
+    }
+
+
+class MatchListSerializer(serializers.Serializer):
+    """A match as the list shows it. Its fields are declared rather than read off the
+    model (a ``ModelSerializer`` builds them anew at every use, a noticeable part of a
+    submission's answer); they say what the model's fields would."""
+
+    id = serializers.IntegerField(read_only=True, label="ID")
+    game = serializers.CharField(source="game.key", read_only=True)
+    club = serializers.CharField(source="club.slug", read_only=True)
+    played_on = serializers.DateField(read_only=True, label=_("played on"))
+    game_number = serializers.IntegerField(
+        read_only=True, label=_("game number"), help_text=Match.game_number.field.help_text
+    )
+    submitted_at = serializers.DateTimeField(read_only=True, label=_("submitted at"))
+    status = serializers.ChoiceField(choices=Status.choices, read_only=True, label=_("status"))
+    version = serializers.IntegerField(
+        read_only=True, label=_("version"), help_text=Match.version.field.help_text
+    )
+    verification = serializers.ChoiceField(
+        choices=Verification.choices, read_only=True, label=_("verification")
+    )
+    finished = serializers.BooleanField(read_only=True, label=_("finished"))
+    late = serializers.BooleanField(
+        read_only=True, label=_("late"), help_text=Match.late.field.help_text
+    )
+    counted_month = serializers.DateField(format="%Y-%m", allow_null=True, read_only=True)
+    seats = SeatSerializer(many=True, read_only=True)
 
     class Meta:
-        model = Match
         fields = [
             "id",
             "game",
@@ -123,6 +178,12 @@ class MatchListSerializer(serializers.ModelSerializer):
             "counted_month",
             "seats",
         ]
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        """The declared fields in the order of ``Meta.fields`` (subclasses insert
+        theirs, e.g. a tournament's ``round``)."""
+        fields = super().get_fields()
+        return {name: fields[name] for name in self.Meta.fields}
 
 
 class MatchDetailSerializer(MatchListSerializer):
@@ -338,12 +399,14 @@ class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
             raise PermissionDenied(str(exc)) from exc
         except MatchRejected as exc:
             return rejection(exc, request)
-        # the match is in memory with its game and club: only its seats and their
-        # players are read back, in two queries whatever their number
-        prefetch_related_objects([recorded.match], *seats_prefetch())
-        body = self.detail_serializer_class(recorded.match).data
+        body = self.created_body(recorded)
         body["warnings"] = [warning(code, **params) for code, params in recorded.warnings]
         return Response(body, status=status.HTTP_201_CREATED)
+
+    def created_body(self, recorded: Recorded) -> dict[str, Any]:
+        """The stored match as ``GET /api/v1/matches/{id}/`` shows it, from memory (its
+        game, club, seats and players are there: nothing is read back)."""
+        return created_body(recorded.match, recorded.seats)
 
     # -- after the submission -------------------------------------------------------
 

@@ -27,12 +27,13 @@ from federation.models import Club, Game, Player
 from federation.months import ranking_month_for
 from federation.permissions import can_write_for_club
 from scoring import records
-from scoring.analysis import match_analysis
+from scoring.analysis import has_analysis, match_analysis
 from scoring.engine import UnusableInput, replay
 from scoring.engine.common import RecordError
 from scoring.errors import MatchRejected
 from scoring.models import Match, MatchEvent, MatchSeat, Status, Verification
 from scoring.signals import match_changed
+from scoring.storage import match_insert
 
 #: the earliest date a match may have been played on
 EARLIEST_PLAY = date(1990, 1, 1)
@@ -40,10 +41,13 @@ EARLIEST_PLAY = date(1990, 1, 1)
 
 @dataclass
 class Recorded:
-    """A stored match and the warnings its submitter should read."""
+    """A stored match, the warnings its submitter should read, and the match's seats
+    as stored (in seat order, with their players: the answer to a submission shows
+    them without reading them back)."""
 
     match: Match
     warnings: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    seats: list[MatchSeat] = field(default_factory=list)
 
 
 def record_fingerprint(
@@ -188,38 +192,39 @@ def match_record(
         played_on=played_on,
         game_number=game_number,
     )
-    _refuse_duplicate(game, fingerprint)  # before the costly analysis
+    if has_analysis(result):
+        # before the costly analysis; without one, the insert's unique constraint
+        # refuses a duplicate (below), which saves every submission a query
+        _refuse_duplicate(game, fingerprint)
     analysis = match_analysis(record, result)
     placement = ranking_month_for(played_on, now, window=settings.RANKING_PARAMS["window"])
     warnings = placement.warnings() if result["finished"] else []
+    match = Match(
+        game=game,
+        club=club,
+        played_on=played_on,
+        game_number=game_number,
+        submitted_at=now,
+        submitted_by=submitted_by if getattr(submitted_by, "is_authenticated", False) else None,
+        record=record,
+        verification=result["verification"],
+        result=result,
+        finished=result["finished"],
+        analysis=analysis,
+        fingerprint=fingerprint,
+        counted_month=placement.counted_month if result["finished"] else None,
+        late=placement.late,
+    )
+    seats = [MatchSeat(match=match, **row) for row in _seat_rows(result, handles, players)]
+    event = _new_event(match, MatchEvent.Action.RECORDED, by=match.submitted_by, at=now)
     try:
-        with transaction.atomic():
-            match = Match.objects.create(
-                game=game,
-                club=club,
-                played_on=played_on,
-                game_number=game_number,
-                submitted_at=now,
-                submitted_by=submitted_by
-                if getattr(submitted_by, "is_authenticated", False)
-                else None,
-                record=record,
-                verification=result["verification"],
-                result=result,
-                finished=result["finished"],
-                analysis=analysis,
-                fingerprint=fingerprint,
-                counted_month=placement.counted_month if result["finished"] else None,
-                late=placement.late,
-            )
-            rows = _seat_rows(result, handles, players)
-            MatchSeat.objects.bulk_create(MatchSeat(match=match, **row) for row in rows)
-            _event(match, MatchEvent.Action.RECORDED, by=match.submitted_by, at=now)
+        match_insert(match, seats, event)
     except IntegrityError:
         # a twin submitted at the same moment won the race to the unique constraint
         _refuse_duplicate(game, fingerprint)
         raise
-    return Recorded(match=match, warnings=warnings)
+    match_changed.send(sender=Match, match=match, action=event.action)  # ratings' caches
+    return Recorded(match=match, warnings=warnings, seats=seats)
 
 
 def _game_number_check(game_number: Any) -> None:
@@ -251,7 +256,22 @@ def _event(
     replaced_record: Any = None,
 ) -> MatchEvent:
     match_changed.send(sender=Match, match=match, action=action)  # ratings' caches
-    return MatchEvent.objects.create(
+    event = _new_event(match, action, by=by, at=at, reason=reason, replaced_record=replaced_record)
+    event.save(force_insert=True)
+    return event
+
+
+def _new_event(
+    match: Match,
+    action: str,
+    *,
+    by: Any,
+    at: datetime,
+    reason: str = "",
+    replaced_record: Any = None,
+) -> MatchEvent:
+    """The event ``action`` of ``match``, not yet stored."""
+    return MatchEvent(
         match=match,
         action=action,
         by=by if getattr(by, "is_authenticated", False) else None,

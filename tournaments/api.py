@@ -81,3 +81,15 @@ class MatchViewSet(scoring_api.MatchViewSet):
             submitted_by=user,
             game_number=data.get("game_number", 1),
         )
+
+    def created_body(self, recorded: Recorded) -> dict[str, Any]:
+        """Scoring's answer with the match's ``round`` after its seats, as
+        ``MatchDetailSerializer`` orders it (null for a match submitted without one:
+        nothing to read)."""
+        body = super().created_body(recorded)
+        data = self.request.data  # validated: an object
+        with_round = isinstance(data, dict) and data.get("round") is not None
+        found = MatchDetailSerializer().get_round(recorded.match) if with_round else None
+        after = list(body).index("seats") + 1
+        items = list(body.items())
+        return dict([*items[:after], ("round", found), *items[after:]])
