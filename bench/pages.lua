@@ -1,5 +1,9 @@
 -- wrk script of bench/pages.py: prints one RESULT line of JSON when wrk is done.
 --
+-- With the argument "bust" (wrk ... -s pages.lua URL -- bust THREADS) every request adds a
+-- parameter of its own to the URL ("_=thread-n"), so that each is a miss of the server's
+-- cache.
+--
 -- With arguments (wrk ... -s pages.lua URL -- BODIES FIRST LAST THREADS) every request is a
 -- POST of its own body: thread t of n sends lines FIRST + t, FIRST + t + n, ... of the
 -- file BODIES (one JSON submission per line, each a distinct match: a duplicate would
@@ -17,6 +21,11 @@ function init(args)
   if args[1] == nil then
     return
   end
+  if args[1] == "bust" then
+    -- every request its own URL: a miss of the server's cache each time
+    bust = 0
+    return
+  end
   bodies = {}
   for line in io.lines(args[1]) do
     bodies[#bodies + 1] = line
@@ -27,6 +36,11 @@ function init(args)
 end
 
 function request()
+  if bust ~= nil then
+    bust = bust + 1
+    local sep = string.find(wrk.path, "?", 1, true) and "&" or "?"
+    return wrk.format(nil, wrk.path .. sep .. "_=" .. id .. "-" .. bust)
+  end
   if bodies == nil then
     return wrk.request()
   end

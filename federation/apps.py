@@ -5,3 +5,6 @@ from django.utils.translation import gettext_lazy as _
 class FederationConfig(AppConfig):
     name = "federation"
     verbose_name = _("Clubs, players and games")
+
+    def ready(self) -> None:
+        from federation import signals  # noqa: F401 - the cache generations' receivers

@@ -18,11 +18,10 @@ player's number of that list counted.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, date
 
-from django.http import HttpResponse, HttpResponseBase
+from django.http import HttpResponseBase
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
@@ -37,7 +36,8 @@ from rest_framework.views import APIView
 
 from federation.models import Game, Player
 from federation.months import month_label, parse_month
-from quotient.http_cache import Validators, cached, finish, not_modified, page_parts
+from quotient.api_cache import conditional, rendered, served
+from quotient.http_cache import Validators, not_modified, page_parts
 from quotient.pagination import Pagination
 from ratings.api_csv import CSVRenderer, ranking_csv
 from ratings.caching import LISTS, MATCHES, PLAYERS, changed_at, generations, published_list
@@ -176,50 +176,6 @@ def _month(text: str) -> date:
     if first_day is None:
         raise ValidationError({"month": MONTH_FORMAT})
     return first_day
-
-
-def served(
-    request: Request, response: HttpResponseBase, validators: Validators, *, immutable: bool
-) -> HttpResponseBase:
-    """``response`` with its validators and caching rules: public unless the request is
-    authenticated or the page is the browsable API's (it shows the user: a shared cache
-    must not keep it), varying with the format asked."""
-    browsable = getattr(request.accepted_renderer, "format", "json") == "api"
-    private = browsable or bool(request.user and request.user.is_authenticated)
-    return finish(response, validators, immutable=immutable, private=private, vary=["Accept"])
-
-
-def conditional(
-    request: Request, parts: list[object], names: tuple[str, ...], compute: Callable[[], dict]
-) -> HttpResponseBase:
-    """A GET whose body depends on ``parts`` and the generations ``names`` only: a 304
-    when the client's copy is current, else the body, from the cache if kept there."""
-    gens = generations(*names)
-    kind = request.accepted_renderer.format
-    validators = Validators.of(
-        [*parts, kind, *(gens[name] for name in names), *page_parts(request, html=False)],
-        changed_at(*gens.values()),
-    )
-    response = not_modified(request._request, validators)
-    if response is None:
-        response = rendered(request, validators.key, compute)
-    return served(request, response, validators, immutable=False)
-
-
-def rendered(request: Request, key: str, compute: Callable[[], dict]) -> HttpResponseBase:
-    """The body of ``compute()`` as the negotiated renderer writes it. For JSON the
-    rendered bytes are what the cache keeps (per media type: ``indent=`` changes them),
-    so a hit neither rebuilds the data nor renders it again: the same bytes DRF's
-    ``Response`` would have sent. Other formats (the browsable API) render each time."""
-    renderer, media_type = request.accepted_renderer, request.accepted_media_type
-    if renderer.format != "json":
-        return Response(cached(key, compute))
-
-    def render() -> bytes:
-        body = renderer.render(compute(), media_type, {"request": request})
-        return body.encode() if isinstance(body, str) else body
-
-    return HttpResponse(cached(f"{key}:{media_type}", render), content_type=media_type)
 
 
 class RankingDetail(APIView):

@@ -20,6 +20,7 @@ from datetime import timedelta
 from typing import Any, cast
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.http import HttpResponseBase
 from django.utils import timezone
 from django.utils.dateparse import parse_date
 from django.utils.translation import gettext_lazy as _
@@ -34,6 +35,9 @@ from federation.idempotency import idempotent
 from federation.models import Club
 from federation.months import parse_month
 from federation.permissions import ReadOnlyOrOrganiser, can_write_for_club, is_federation_admin
+from quotient.api_cache import conditional
+from quotient.generations import MATCHES, PLAYERS
+from quotient.http_cache import SHORT
 from quotient.pagination import KeysetPagination
 from scoring.engine.common import RecordError
 from scoring.errors import MatchRejected, warning
@@ -351,12 +355,24 @@ class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
             summary=self.action == "list",  # a list never shows records and replays
         )
 
-    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        """A page of the list, built from rows (``list_rows``), not from instances."""
-        matches = self.get_queryset()
-        paginator = cast(KeysetPagination, self.paginator)
-        page = paginator.paginate_queryset(match_values(matches), request, self, counted=matches)
-        return self.get_paginated_response(list_rows(page))
+    def list(  # type: ignore[override]  # the cached rendered bytes, not a Response
+        self, request: Request, *args: Any, **kwargs: Any
+    ) -> HttpResponseBase:
+        """A page of the list, built from rows (``list_rows``), not from instances, and
+        kept rendered in the server-side cache until a match, a player or a club
+        changes (the ``matches`` and ``players`` generations): a conditional GET is a
+        304 from the cache alone. Kept for ``SHORT`` seconds: every submission starts
+        new keys, so old pages are not left to fill the cache."""
+        matches = self.get_queryset()  # a bad filter is refused before any cache read
+
+        def page() -> dict:
+            paginator = cast(KeysetPagination, self.paginator)
+            rows = paginator.paginate_queryset(
+                match_values(matches), request, self, counted=matches
+            )
+            return self.get_paginated_response(list_rows(rows)).data
+
+        return conditional(request, ["match-list"], (MATCHES, PLAYERS), page, SHORT)
 
     @staticmethod
     def _statuses(text: str | None) -> Sequence[str] | None:

@@ -5,3 +5,6 @@ from django.utils.translation import gettext_lazy as _
 class ScoringConfig(AppConfig):
     name = "scoring"
     verbose_name = _("Matches and scoring")
+
+    def ready(self) -> None:
+        from scoring import signals  # noqa: F401 - the cache generations' receivers

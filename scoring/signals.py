@@ -1,8 +1,20 @@
 """Signals scoring sends for the apps above it (the one-way graph forbids it to call
-them): ``match_changed`` after a match is recorded, corrected or withdrawn, sent inside
-the write's transaction with ``match`` and ``action`` (a ``MatchEvent.Action``).
-Receivers that act on the outcome should wait for the commit (``on_commit``)."""
+them): ``match_changed`` once a match is recorded, corrected or withdrawn (inside the
+write's transaction when there is one), with ``match`` and ``action`` (a
+``MatchEvent.Action``). Receivers that act on the outcome should wait for the commit
+(``on_commit``).
 
-from django.dispatch import Signal
+Scoring's own receiver bumps the ``matches`` generation of the pages' caches
+(``quotient.generations``): the match lists, a player's page, "why my number changed".
+"""
+
+from django.dispatch import Signal, receiver
+
+from quotient.generations import MATCHES, bump_on_commit
 
 match_changed = Signal()
+
+
+@receiver(match_changed)
+def _matches_changed(sender: object, **kwargs: object) -> None:
+    bump_on_commit(MATCHES)

@@ -16,13 +16,25 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import InvalidPage
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
 from federation.models import Game
 from federation.months import parse_month
 from federation.permissions import can_write_for_club
+from quotient.generations import MATCHES, PLAYERS, changed_at, generations
+from quotient.http_cache import (
+    SHORT,
+    Validators,
+    cached,
+    finish,
+    not_modified,
+    page_parts,
+    page_validators,
+)
 from quotient.pagination import keyset_page
 from scoring.display import match_display
 from scoring.errors import MatchRejected, warning
@@ -39,10 +51,31 @@ KEYS = ("played_on", "id")
 PAGE_SIZE = 25
 
 
-def match_index(request: HttpRequest) -> HttpResponse:
+def match_index(request: HttpRequest) -> HttpResponseBase:
     """The list of matches, newest first, paged by keys: "older" and "newer" link
     cursors on ``(played_on, id)``, so any depth reads one index range and nothing
-    counts the table; ``?page=N`` still answers (a page past the end shows the first)."""
+    counts the table; ``?page=N`` still answers (a page past the end shows the first).
+
+    The list's part of the page is the same for every visitor (in one language): it is
+    kept rendered until a match, a player or a club changes (the ``matches`` and
+    ``players`` generations), for ``SHORT`` seconds at most, and a conditional GET is a
+    304 from the cache alone, as for the ranking pages."""
+    gens = generations(MATCHES, PLAYERS)
+    content = Validators.of(
+        ["match-page", gens[MATCHES], gens[PLAYERS], *page_parts(request, html=True)],
+        changed_at(gens[MATCHES], gens[PLAYERS]),
+    )
+    validators = page_validators(request, content)
+    response = not_modified(request, validators)
+    if response is None:
+        body = cached(content.key, lambda: _list_html(request), SHORT)
+        response = render(request, "scoring/match_list.html", {"body": mark_safe(body)})
+    vary = ["Accept-Language", "Cookie"]  # the page shows its visitor and a CSRF token
+    return finish(response, validators, immutable=False, private=True, vary=vary)
+
+
+def _list_html(request: HttpRequest) -> str:
+    """The list's part of its page: a page of matches and the links to the others."""
     params = request.GET
     month = parse_month(params.get("month", ""))
     matches = match_list(
@@ -60,7 +93,7 @@ def match_index(request: HttpRequest) -> HttpResponse:
         "older_url": _page_url(request, page.next),
         "newer_url": _page_url(request, page.previous),
     }
-    return render(request, "scoring/match_list.html", context)
+    return render_to_string("scoring/_match_list.html", context, request=request)
 
 
 def _position(params: Any) -> dict[str, str | None]:

@@ -26,7 +26,14 @@ URLS = {
     "history": "/api/v1/players/p00/history/",
     "why": "/api/v1/players/p00/rankings/divisor/2026-10/",
     "player": "/players/p00/",
+    # the match lists: kept until a match, a player or a club changes (issue 13)
+    "matches": "/api/v1/matches/",
+    "matches-filtered": "/api/v1/matches/?game=divisor&month=2026-10&player=p01",
+    "matches-html": "/matches/",
+    "matches-html-filtered": "/matches/?game=divisor&player=p01",
 }
+#: pages whose bytes differ at each rendering (a CSRF token): compared by their lists
+HTML = ("html", "player", "matches-html", "matches-html-filtered")
 
 
 @pytest.fixture
@@ -58,7 +65,7 @@ def test_a_conditional_get_is_a_304_without_a_query(
         since = client.get(URLS[name], headers={"if-modified-since": first["Last-Modified"]})
     assert since.status_code == 304
     # and a second plain GET is served from the server-side cache, the same body
-    assert _body(client.get(URLS[name])) == body or name in ("html", "player")
+    assert _body(client.get(URLS[name])) == body or name in HTML
 
 
 @pytest.mark.django_db
@@ -118,6 +125,36 @@ def test_a_renamed_player_shows_in_the_cached_list(client, october):
     player.save()
     assert "Ana Lopez" in client.get(URLS["html"]).content.decode()
     assert "Ana Lopez" in _body(client.get(URLS["csv"])).decode()
+
+
+@pytest.mark.django_db
+def test_the_match_lists_change_with_a_match_and_a_player(
+    client, october, django_user_model, django_capture_on_commit_callbacks
+):
+    """A cached match list is never stale: a withdrawal or a renamed player makes new
+    validators and a new body (API and page, filtered or not)."""
+    names = ("matches", "matches-filtered", "matches-html", "matches-html-filtered")
+    first = {name: client.get(URLS[name]) for name in names}
+    newest = client.get(URLS["matches"]).json()["results"][0]
+    assert newest["status"] == "recorded"
+    admin = django_user_model.objects.create_superuser("sec", "s@example.org", "pw-123456")
+    with django_capture_on_commit_callbacks(execute=True):
+        match_withdraw(match=Match.objects.get(pk=newest["id"]), reason="x", by=admin)
+    for name, response in first.items():
+        after = client.get(URLS[name], headers={"if-none-match": response["ETag"]})
+        assert after.status_code == 200, name
+        assert after["ETag"] != response["ETag"], name
+    assert client.get(URLS["matches"]).json()["results"][0]["status"] == "withdrawn"
+    seen = client.get(URLS["matches-html"])
+    with django_capture_on_commit_callbacks(execute=True):
+        player = Player.objects.get(handle="p01")
+        player.display_name, player.public_name = "Ben Ali", True
+        player.save()
+    assert "Ben Ali" not in seen.content.decode()
+    assert "Ben Ali" in client.get(URLS["matches-html"]).content.decode()
+    assert "Ben Ali" in client.get(URLS["matches-html-filtered"]).content.decode()
+    seats = [s for row in client.get(URLS["matches"]).json()["results"] for s in row["seats"]]
+    assert "Ben Ali" in {seat["name"] for seat in seats if seat["player"] == "p01"}
 
 
 UNREACHABLE = {
