@@ -10,14 +10,15 @@ import datetime as dt
 
 import numpy as np
 import pytest
-from django.db import connection, transaction
+from django.db import IntegrityError, connection, transaction
+from django.db.models import ProtectedError
 
-from federation.models import Game
+from federation.models import Game, Player
 from federation.months import first_day, month_index
 from ratings import storage
 from ratings.engine.params import Params
 from ratings.engine.results import Result, ResultColumns, ResultList, canonical_json
-from ratings.models import RankingEntry, RankingRun
+from ratings.models import RankingEntry, RankingList, RankingRun
 from ratings.services import _read_inputs, ranking_params, ranking_publish
 from ratings.storage import (
     _window_columns,
@@ -190,3 +191,48 @@ def test_the_window_read_in_parts_is_the_window_read_whole(federation, monkeypat
     run = ranking_publish(game=game, month=OCT)
     assert parts == [1, 1] and run.status == RankingRun.Status.PUBLISHED
     assert run.ranking.inputs_hash == inputs_hash(whole, params)
+
+
+@pytest.mark.django_db
+def test_a_player_a_list_names_cannot_be_deleted(federation):
+    """The entries' players have no foreign key (its row-by-row check cost the month
+    close ~3 s): the ORM's PROTECT and a database trigger keep them instead, against a
+    delete in SQL too, and a player no list names is deleted as before."""
+    club, handles = federation
+    record_month(club=club, handles=handles[:6], month=OCT, count=20, seed=9)
+    ranking_publish(game=Game.objects.get(key="divisor"), month=OCT)
+    named = RankingEntry.objects.values_list("player_id", flat=True).first()
+    with pytest.raises(ProtectedError):
+        Player.objects.get(pk=named).delete()
+    table = connection.ops.quote_name(Player._meta.db_table)
+    with pytest.raises(IntegrityError), transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(f"DELETE FROM {table} WHERE id = %s", [named])
+    with pytest.raises(IntegrityError), transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(f"UPDATE {table} SET id = id + 1000000 WHERE id = %s", [named])
+    assert Player.objects.filter(pk=named).exists()
+    free = Player.objects.create(handle="nobody", display_name="No Body", club=club)
+    with connection.cursor() as cursor:
+        cursor.execute(f"DELETE FROM {table} WHERE id = %s", [free.pk])
+    assert not Player.objects.filter(pk=free.pk).exists()
+
+
+@pytest.mark.django_db
+def test_a_list_naming_a_missing_player_is_refused_whole(federation, monkeypatch):
+    """``store_list`` checks the new list's players in one query: a player id that
+    does not exist (here slipped into the computed entries) makes the publication fail
+    with nothing stored."""
+    club, handles = federation
+    record_month(club=club, handles=handles[:6], month=OCT, count=20, seed=10)
+    copy = storage._copy_entries
+
+    def with_a_stranger(columns):
+        values, null = columns["player"]
+        values = values.copy()
+        values[0] = Player.objects.order_by("-pk").values_list("pk", flat=True)[0] + 999
+        copy({**columns, "player": (values, null)})
+
+    monkeypatch.setattr(storage, "_copy_entries", with_a_stranger)
+    with pytest.raises(IntegrityError, match="does not exist"):
+        ranking_publish(game=Game.objects.get(key="divisor"), month=OCT)
+    assert not RankingEntry.objects.exists()
+    assert not RankingList.objects.filter(month=OCT).exists()
