@@ -15,7 +15,7 @@ import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from django.conf import settings
 from django.core.cache import cache
@@ -24,11 +24,15 @@ from django.utils.cache import get_conditional_response, patch_cache_control, pa
 from django.utils.http import http_date
 from django.utils.translation import get_language
 
+from quotient.near_cache import near
+
 logger = logging.getLogger(__name__)
 
 #: max-age of a URL whose answer never changes (a published revision), and of one
 #: whose answer may change (a month's latest revision, a player's history)
 LONG, SHORT = 86_400, 300
+#: how long a process keeps its own copy of a value (at most its shared timeout)
+NEAR_TIMEOUT = SHORT
 
 T = TypeVar("T")
 
@@ -98,12 +102,31 @@ def finish(
 
 def cached(key: str, compute: Callable[[], T], timeout: int | None = LONG) -> T:
     """``compute()``'s value, kept in the cache under ``key`` (a miss computes it; a
-    cache that fails is a miss, see ``quotient.caches``)."""
-    value = cache.get(key)
+    cache that fails is a miss, see ``quotient.caches``). ``key`` is content-addressed
+    (it names the generations and everything else the value depends on), so the value
+    is also kept in this process's own copy (``quotient.near_cache``)."""
+    value = kept(key)
     if value is None:
         value = compute()
-        cache.set(key, value, timeout)
+        keep(key, value, timeout)
     return value
+
+
+def kept(key: str) -> Any | None:
+    """The value under the content-addressed ``key``: from this process's copy, else
+    from the shared cache (and then copied here); None when neither has it."""
+    value = near.get(key)
+    if value is None:
+        value = cache.get(key)
+        if value is not None:
+            near.set(key, value, NEAR_TIMEOUT)
+    return value
+
+
+def keep(key: str, value: Any, timeout: int | None = LONG) -> None:
+    """Keep ``value`` under the content-addressed ``key``, shared and here."""
+    cache.set(key, value, timeout)
+    near.set(key, value, min(timeout, NEAR_TIMEOUT) if timeout else NEAR_TIMEOUT)
 
 
 def _timestamp(moment: datetime) -> int:

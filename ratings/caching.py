@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from datetime import date
 
-from django.core.cache import cache
 from django.db.models.signals import post_delete
 from django.dispatch import receiver
 
@@ -20,7 +19,7 @@ from quotient.generations import (
     generations,
     tag,
 )
-from quotient.http_cache import LONG
+from quotient.http_cache import LONG, keep, kept
 from ratings.models import RankingList
 from ratings.selectors import ranking_get, ranking_months
 
@@ -47,21 +46,21 @@ def published_list(
 ) -> RankingList | None:
     """``ranking_get``, kept in the cache (``lists``: the lists' generation)."""
     key = list_key(game, month, revision, lists)
-    ranking = cache.get(key)
+    ranking = kept(key)
     if ranking is None:
         ranking = ranking_get(game=game, month=month, revision=revision)
         if ranking is not None:
-            cache.set(key, ranking, LONG)
+            keep(key, ranking, LONG)
     return ranking
 
 
 def latest_month(*, game: str, lists: Generation) -> date | None:
     """The month of ``game``'s latest published list, kept in the cache."""
     key = f"latest:{game}:{tag(lists)}"
-    month = cache.get(key)
+    month = kept(key)
     if month is None:
         latest = ranking_months(game=game).first()
         month = latest.month if latest is not None else None
         if month is not None:
-            cache.set(key, month, LONG)
+            keep(key, month, LONG)
     return month

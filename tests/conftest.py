@@ -24,10 +24,14 @@ GAMES = [
 
 @pytest.fixture(autouse=True)
 def _fresh_cache():
-    """Throttle counters live in the cache: every test starts with none."""
+    """Throttle counters live in the cache: every test starts with none (nor with
+    this process's copy of cached pages)."""
     from django.core.cache import cache
 
+    from quotient.near_cache import near
+
     cache.clear()
+    near.clear()
     yield
 
 
