@@ -13,8 +13,11 @@ mean is the reference), then MET or MISSED per target:
 
 * every GET ranking and player API endpoint >= 0.5 of the bare view at c=10, their HTML
   pages >= 0.25, the match lists >= 0.1;
-* p95 <= 25 ms at c=1 for every GET endpoint (a deep ranking page included);
+* p95 <= 25 ms at c=1 for each of them (a deep ranking page included);
 * POST /api/v1/matches/ >= 100 requests/s at c=10.
+
+The match detail pages and the match lists read uncached (every request its own URL,
+the cost right after a submission) are reported without a target: the issue sets none.
 
 Submissions are distinct valid matches of a club of the benchmark's own, by its
 organiser's token, played today; they are deleted afterwards, so the federation stays
@@ -427,7 +430,7 @@ def targets(point: Endpoint, results, bare: dict[int, float], levels: list[int])
         want = FRACTION[point.kind]
         got = m.rate / bare[10]
         out.append(f"x{got:.2f} of bare at c=10 (>= {want}): {'MET' if got >= want else 'MISSED'}")
-    if point.kind not in ("post", "uncached") and 1 in levels:
+    if point.kind in FRACTION and 1 in levels:
         p95 = results[(point.name, 1)].p95_ms
         out.append(
             f"p95 {p95:.1f} ms at c=1 (<= {P95_MS:g}): {'MET' if p95 <= P95_MS else 'MISSED'}"

@@ -58,6 +58,8 @@ def bump(name: str) -> None:
 
 def bump_on_commit(name: str) -> None:
     """Now (the writing transaction reads its own change) and again at its commit (a
-    page computed meanwhile by another process, from the data before, is left behind)."""
-    bump(name)
+    page computed meanwhile by another process, from the data before, is left behind);
+    once when the change is already committed (no transaction is open)."""
+    if transaction.get_connection().in_atomic_block:
+        bump(name)
     transaction.on_commit(lambda: bump(name))

@@ -171,15 +171,19 @@ def counted_in(match: Match) -> dict[str, Any]:
         return {"counted_in": []}
     window = int(getattr(settings, "RANKING_PARAMS", {}).get("window", 12))
     last = month_index(match.played_on) + window - 1
-    lists = RankingList.objects.filter(
-        game_id=match.game_id,
-        month__gte=match.counted_month,
-        month__lte=date(last // 12, last % 12 + 1, 1),
-    ).order_by("month", "revision")
-    events = list(match.events.order_by("at", "id"))
+    lists = (
+        RankingList.objects.filter(
+            game_id=match.game_id,
+            month__gte=match.counted_month,
+            month__lte=date(last // 12, last % 12 + 1, 1),
+        )
+        .order_by("month", "revision")
+        .only("month", "revision", "published_at")  # not a list's parameters and marks
+    )
+    events = list(match.events.order_by("at", "id").values_list("at", "action", "version"))
     rows = []
     for ranking in lists:
-        then = [event for event in events if event.at <= ranking.published_at]
-        if then and then[-1].action != MatchEvent.Action.WITHDRAWN:
-            rows.append({"ranking": ranking, "version": then[-1].version})
+        then = [event for event in events if event[0] <= ranking.published_at]
+        if then and then[-1][1] != MatchEvent.Action.WITHDRAWN:
+            rows.append({"ranking": ranking, "version": then[-1][2]})
     return {"counted_in": rows}

@@ -15,6 +15,7 @@ its field's own ``pre_save`` and ``get_db_prep_save``.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any
 
@@ -85,16 +86,23 @@ def _row(obj: Model, params: list[Any], parent: str | None = None) -> tuple[str,
     """The quoted columns of ``obj``'s concrete fields (the ``parent`` foreign key
     first, its value left to the caller; no primary key) and the placeholders of their
     values, appended to ``params`` as ``save()`` would prepare them."""
-    fields = [f for f in obj._meta.concrete_fields if not f.primary_key]
+    fields, columns = _layout(type(obj), parent)
+    for field in fields:
+        params.append(field.get_db_prep_save(field.pre_save(obj, True), connection))
+    return columns, ", ".join(["%s"] * len(fields))
+
+
+@functools.cache
+def _layout(model: type[Model], parent: str | None) -> tuple[list[Field], str]:
+    """The fields a row of ``model`` gives values for, and its quoted column list."""
+    fields = [f for f in model._meta.concrete_fields if not f.primary_key]
     columns = []
     if parent is not None:
-        parent_field = obj._meta.get_field(parent)
+        parent_field = model._meta.get_field(parent)
         fields = [f for f in fields if f is not parent_field]
         columns.append(_column(parent_field))
     columns += [_column(f) for f in fields]
-    for field in fields:
-        params.append(field.get_db_prep_save(field.pre_save(obj, True), connection))
-    return ", ".join(columns), ", ".join(["%s"] * len(fields))
+    return fields, ", ".join(columns)
 
 
 def _table(model: type[Model]) -> str:
