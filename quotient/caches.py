@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from django.core.cache.backends.redis import RedisCache
+from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 from redis.exceptions import RedisError
 
 logger = logging.getLogger(__name__)
@@ -71,10 +71,34 @@ def _all_failed(data: dict[str, Any], *args: Any, **kwargs: Any) -> list[str]:
     return list(data)
 
 
+class ReusedClients(RedisCacheClient):
+    """Django's Redis cache client, keeping one ``redis.Redis`` per connection pool:
+    Django's makes a new one at every call, and building one (its table of response
+    callbacks) cost more than the round trip of a cached page's one read. A client
+    is thread-safe; the pool is what holds the connections."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._clients: dict[int, Any] = {}
+
+    def get_client(self, key: Any = None, *, write: bool = False) -> Any:
+        pool = self._get_connection_pool(write)  # type: ignore[attr-defined]
+        client = self._clients.get(id(pool))
+        if client is None or client.connection_pool is not pool:
+            new = self._client  # type: ignore[attr-defined]  # redis.Redis
+            client = self._clients[id(pool)] = new(connection_pool=pool)
+        return client
+
+
 class SafeRedisCache(RedisCache):
-    """``django.core.cache.backends.redis.RedisCache`` whose failures are misses."""
+    """``django.core.cache.backends.redis.RedisCache`` whose failures are misses (and
+    whose clients are reused: ``ReusedClients``)."""
 
     down_until = 0.0
+
+    def __init__(self, server: str, params: dict[str, Any]) -> None:
+        super().__init__(server, params)
+        self._class = ReusedClients
 
     get = _safe(_default)(RedisCache.get)
     set = _safe(_none)(RedisCache.set)
