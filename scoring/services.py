@@ -223,7 +223,7 @@ def match_record(
         # a twin submitted at the same moment won the race to the unique constraint
         _refuse_duplicate(game, fingerprint)
         raise
-    match_changed.send(sender=Match, match=match, action=event.action)  # ratings' caches
+    match_changed.send(sender=Match, match=match, action=event.action)  # the caches
     return Recorded(match=match, warnings=warnings, seats=seats)
 
 
@@ -246,17 +246,11 @@ def _refuse_duplicate(game: Game, fingerprint: str, *, other_than: int | None = 
         raise MatchRejected(RecordError("duplicate-match", None, match=found))
 
 
-def _event(
-    match: Match,
-    action: str,
-    *,
-    by: Any,
-    at: datetime,
-    reason: str = "",
-    replaced_record: Any = None,
-) -> MatchEvent:
-    match_changed.send(sender=Match, match=match, action=action)  # ratings' caches
-    event = _new_event(match, action, by=by, at=at, reason=reason, replaced_record=replaced_record)
+def _event(match: Match, action: str, **details: Any) -> MatchEvent:
+    """Store the event ``action`` of ``match`` (``details``: as ``_new_event``) and
+    tell the caches (``match_changed``)."""
+    match_changed.send(sender=Match, match=match, action=action)
+    event = _new_event(match, action, **details)
     event.save(force_insert=True)
     return event
 
