@@ -3,7 +3,7 @@
 Builds or reuses the benchmark federation (``ratings_month_close_db.py --keep``: 100,000
 players, 1,000,000 matches, the list of the last closed month published), starts
 gunicorn with the deploy configuration (``deploy/gunicorn.conf.py``, 2 workers, DEBUG
-off, throttling off, plain HTTP) under ``quotient.settings.bench``, which adds one
+off, throttling off, plain HTTP) under ``bench.site.settings``, which adds one
 trivial view, ``/bench/bare/``, and drives every list, detail, ranking, player and
 submission endpoint with ``wrk`` (Debian's; installed if missing) at 1, 10 and 50
 connections for a bounded time each. It prints requests per second, p50 and p95
@@ -130,7 +130,7 @@ CACHE_URL = "redis://127.0.0.1:6379/12"
 def setup_django(args) -> None:
     os.environ["DATABASE_URL"] = f"{args.server}/{args.database}"
     os.environ["CACHE_URL"] = CACHE_URL
-    os.environ["DJANGO_SETTINGS_MODULE"] = "quotient.settings.bench"
+    os.environ["DJANGO_SETTINGS_MODULE"] = "bench.site.settings"
     os.environ.setdefault("SECRET_KEY", "bench-pages-setup")
     import django
     from django.core.management import call_command
@@ -231,7 +231,7 @@ def start_server(args) -> subprocess.Popen:
     """gunicorn with the deploy configuration, production settings from the environment."""
     env = {
         **os.environ,
-        "DJANGO_SETTINGS_MODULE": "quotient.settings.bench",
+        "DJANGO_SETTINGS_MODULE": "bench.site.settings",
         "DATABASE_URL": f"{args.server}/{args.database}",
         "SECRET_KEY": secrets.token_urlsafe(50),
         "DEBUG": "0",

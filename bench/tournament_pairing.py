@@ -26,8 +26,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from tests.tournaments.engine.simulate import field, play
 from tournaments.engine import pair, standings, swiss_pairs
-from tournaments.engine.simulate import field, play
 
 PAIRS_TARGET = 3.0  # s CPU, Swiss tables of 2, 1,000 players, round 6
 TABLES_TARGET = 3.0  # s CPU per round, Swiss tables of 4, 1,000 players, rounds 1-8

@@ -1,14 +1,14 @@
 """Players and clubs are shown on most pages (names, clubs, countries): saving or
 deleting one bumps the ``players`` generation of the pages' caches
-(``quotient.generations``)."""
+(``core.generations``)."""
 
 from __future__ import annotations
 
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
+from core.generations import PLAYERS, bump_on_commit
 from federation.models import Club, Player
-from quotient.generations import PLAYERS, bump_on_commit
 
 
 @receiver(post_save, sender=Player)

@@ -15,8 +15,8 @@ from rest_framework.response import Response
 
 from federation.api import ClubViewSet, PlayerViewSet
 from quotient.auth import token_login
-from scoring.api_imports import ImportViewSet
-from tournaments.api import MatchViewSet
+from scoring.api.imports import ImportViewSet
+from tournaments.api.matches import MatchViewSet
 
 #: name in the root -> URL name in this URLconf
 LISTS = {
@@ -84,7 +84,7 @@ router.register("imports", ImportViewSet, basename="import")
 
 urlpatterns = [
     path("auth/token/", token_login, name="api-token"),
-    path("", include("ratings.api_urls")),
-    path("", include("tournaments.api_urls")),
+    path("", include("ratings.api.urls")),
+    path("", include("tournaments.api.urls")),
     path("", include(router.urls)),
 ]

@@ -16,7 +16,7 @@ app.autodiscover_tasks()
 def _refuse_to_start_without_a_secret(**kwargs) -> None:
     from django.core.exceptions import ImproperlyConfigured
 
-    from quotient.env import require_secret_key
+    from core.env import require_secret_key
 
     try:
         require_secret_key()

@@ -22,13 +22,13 @@ urlpatterns = [
     # the match page reads ratings too: served from here, before scoring's own URLs
     path("matches/<int:pk>/", views.match_detail, name="match-detail"),
     path("", include("federation.urls")),
-    path("", include("scoring.urls")),
+    path("", include("scoring.web.urls")),
     path("", include("ratings.urls")),
     path("tournaments/", include("tournaments.urls")),
     path("players/<str:handle>/", views.player_detail, name="player-detail"),
 ]
 
-handler400 = "quotient.errors.bad_request"
-handler403 = "quotient.errors.permission_denied"
-handler404 = "quotient.errors.page_not_found"
-handler500 = "quotient.errors.server_error"
+handler400 = "core.error_pages.bad_request"
+handler403 = "core.error_pages.permission_denied"
+handler404 = "core.error_pages.page_not_found"
+handler500 = "core.error_pages.server_error"

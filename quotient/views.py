@@ -11,10 +11,7 @@ from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
-from federation.models import Game, Player
-from federation.months import month_index, month_label, parse_month, previous_month
-from quotient.charts import ChartWords, MonthPoint, ranking_chart
-from quotient.http_cache import (
+from core.http_cache import (
     Validators,
     cached,
     finish,
@@ -22,12 +19,15 @@ from quotient.http_cache import (
     page_parts,
     page_validators,
 )
+from federation.models import Game, Player
+from federation.months import month_index, month_label, parse_month, previous_month
+from quotient.charts import ChartWords, MonthPoint, ranking_chart
 from ratings.caching import LISTS, MATCHES, PLAYERS, changed_at, generations
 from ratings.models import RankingEntry, RankingList
 from ratings.selectors import entry_results, latest_months, player_history
-from scoring import views as scoring_views
 from scoring.models import Match, MatchEvent
 from scoring.selectors import match_list
+from scoring.web import matches as scoring_views
 
 
 def home(request: HttpRequest) -> HttpResponse:

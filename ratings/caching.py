@@ -1,5 +1,5 @@
 """The ranking lists' caches: a published list's row and a game's latest month, kept
-under the generation of the lists (``quotient.generations``, which says how pages
+under the generation of the lists (``core.generations``, which says how pages
 depend on what changes). Publishing or removing a list bumps it."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from datetime import date
 from django.db.models.signals import post_delete
 from django.dispatch import receiver
 
-from quotient.generations import (
+from core.generations import (
     LISTS,
     MATCHES,
     PLAYERS,
@@ -19,7 +19,7 @@ from quotient.generations import (
     generations,
     tag,
 )
-from quotient.http_cache import LONG, keep, kept
+from core.http_cache import LONG, keep, kept
 from ratings.models import RankingList
 from ratings.selectors import ranking_get, ranking_months
 

@@ -11,9 +11,7 @@ from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 from django_countries import countries
 
-from federation.models import Game
-from federation.months import month_label, parse_month
-from quotient.http_cache import (
+from core.http_cache import (
     LONG,
     SHORT,
     Validators,
@@ -23,6 +21,8 @@ from quotient.http_cache import (
     page_parts,
     page_validators,
 )
+from federation.models import Game
+from federation.months import month_label, parse_month
 from ratings.caching import (
     LISTS,
     PLAYERS,

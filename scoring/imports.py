@@ -31,9 +31,9 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_noop as noop
 
+from core.text import find_unsafe
 from federation.models import Club
 from federation.permissions import can_write_for_club, organised_clubs
-from quotient.text import find_unsafe
 from scoring.engine.common import RecordError
 from scoring.entry.files import FileRefused, FileRow, read_file
 from scoring.errors import MatchRejected

@@ -1,5 +1,5 @@
 """Reads for matches: filtered lists and the score sheet of one match (the match page's
-own presentation is ``scoring.display``)."""
+own presentation is ``scoring.web.display``)."""
 
 from __future__ import annotations
 

@@ -5,12 +5,12 @@ write's transaction when there is one), with ``match`` and ``action`` (a
 (``on_commit``).
 
 Scoring's own receiver bumps the ``matches`` generation of the pages' caches
-(``quotient.generations``): the match lists, a player's page, "why my number changed".
+(``core.generations``): the match lists, a player's page, "why my number changed".
 """
 
 from django.dispatch import Signal, receiver
 
-from quotient.generations import MATCHES, bump_on_commit
+from core.generations import MATCHES, bump_on_commit
 
 match_changed = Signal()
 

@@ -28,7 +28,7 @@ def _fresh_cache():
     this process's copy of cached pages)."""
     from django.core.cache import cache
 
-    from quotient.near_cache import near
+    from core.near_cache import near
 
     cache.clear()
     near.clear()

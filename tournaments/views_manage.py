@@ -25,7 +25,7 @@ from django.views.decorators.http import require_POST
 
 from federation.models import Club, Player
 from scoring.errors import MatchRejected, warning
-from scoring.forms import MatchSubmitForm
+from scoring.web.forms import MatchSubmitForm
 from tournaments import pairing, selectors, services
 from tournaments.errors import TournamentError
 from tournaments.forms import (

@@ -12,14 +12,14 @@ from celery.schedules import crontab
 from csp.constants import NONE, SELF
 from django.utils.translation import gettext_lazy as _
 
-from quotient.env import database_from_url, env_bool, env_int, env_json, env_list, env_str
+from core.env import database_from_url, env_bool, env_int, env_json, env_list, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 VAR_DIR = BASE_DIR / "var"
 
 DEBUG = env_bool("DEBUG", default=False)
 # Required when DEBUG is off: the processes that serve or run tasks (wsgi, asgi, the
-# Celery app) refuse to start without it (``quotient.env.require_secret_key``), and
+# Celery app) refuse to start without it (``core.env.require_secret_key``), and
 # Django refuses an empty key on first use. Offline commands (makemigrations, check)
 # still run without one.
 SECRET_KEY = env_str("SECRET_KEY") or ""
@@ -58,7 +58,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
-    "quotient.middleware.RejectUnsafeCharactersMiddleware",
+    "core.middleware.RejectUnsafeCharactersMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -159,16 +159,16 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PARSER_CLASSES": [
-        "quotient.parsers.SafeJSONParser",
+        "core.parsers.SafeJSONParser",
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
-    "DEFAULT_PAGINATION_CLASS": "quotient.pagination.Pagination",
+    "DEFAULT_PAGINATION_CLASS": "core.pagination.Pagination",
     "PAGE_SIZE": 50,
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "EXCEPTION_HANDLER": "quotient.api_errors.exception_handler",
+    "EXCEPTION_HANDLER": "core.api_errors.exception_handler",
     # THROTTLE=0 turns DRF throttling off (load benchmarks); auth/token/ keeps its
     # own strict scope either way unless THROTTLE=0.
     "DEFAULT_THROTTLE_CLASSES": [
@@ -226,7 +226,7 @@ CELERY_TIMEZONE = TIME_ZONE
 # The cache (throttle counters, rendered ranking pages, CSV, player history;
 # ``docs/ranking.md`` "Serving the lists"): ``CACHE_URL``, else the broker's Redis with
 # the next database number (``/0`` -> ``/1``), else in-process (the quick start).
-# Redis failures are misses, never errors (``quotient.caches.SafeRedisCache``).
+# Redis failures are misses, never errors (``core.caches.SafeRedisCache``).
 _BROKER = env_str("CELERY_BROKER_URL") or ""
 CACHE_URL = env_str("CACHE_URL") or ""
 if not CACHE_URL and _BROKER.startswith("redis"):
@@ -237,7 +237,7 @@ if not CACHE_URL and _BROKER.startswith("redis"):
 CACHES = {
     "default": (
         {
-            "BACKEND": "quotient.caches.SafeRedisCache",
+            "BACKEND": "core.caches.SafeRedisCache",
             "LOCATION": CACHE_URL,
             "KEY_PREFIX": env_str("CACHE_KEY_PREFIX") or "quotient",
             "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
@@ -262,6 +262,11 @@ CELERY_BEAT_SCHEDULE = {
     "rankings-resend-stale-runs": {
         "task": "ratings.tasks.resend_stale_runs",
         "schedule": crontab(minute="*/5"),
+    },
+    # idempotency keys past their 24 h lifetime are deleted once a day
+    "idempotency-keys-purge": {
+        "task": "federation.tasks.purge_idempotency_keys",
+        "schedule": crontab(minute=40, hour=3),
     },
 }
 

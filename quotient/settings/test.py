@@ -31,7 +31,7 @@ WHITENOISE_AUTOREFRESH = True  # serve from the finders; no collectstatic in tes
 CACHES = {
     "default": {
         **CACHES["default"],  # noqa: F405
-        "BACKEND": "quotient.caches.SafeRedisCache",
+        "BACKEND": "core.caches.SafeRedisCache",
         "LOCATION": os.environ.get("CACHE_URL", "redis://127.0.0.1:6379/13"),
         "KEY_PREFIX": "test-" + os.environ["DATABASE_URL"].rpartition("/")[2],
         "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},

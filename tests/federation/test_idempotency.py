@@ -108,3 +108,24 @@ def test_fifty_concurrent_retries_store_one_match(live_server, organiser, player
     assert {status for status, _ in answers} == {201}
     assert {body["id"] for _, body in answers} == {Match.objects.get().pk}
     assert Match.objects.count() == 1
+
+
+@pytest.mark.django_db(transaction=True)  # the scheduler closes connections
+def test_beat_purges_expired_keys_daily(api, organiser, players):
+    from django_celery_beat.models import PeriodicTask
+    from django_celery_beat.schedulers import DatabaseScheduler
+
+    from federation.tasks import purge_idempotency_keys
+    from quotient.celery import app
+
+    DatabaseScheduler(app=app)  # what `celery beat` starts: it loads the schedule
+    task = PeriodicTask.objects.get(name="idempotency-keys-purge")
+    assert task.task == purge_idempotency_keys.name
+    assert (task.crontab.hour, task.crontab.day_of_month) == ("3", "*")
+
+    api.force_authenticate(organiser)
+    post(api, BODY, "old")
+    with time_machine.travel(dt.datetime.now(dt.UTC) + dt.timedelta(hours=25)):
+        post(api, {**BODY, "played_on": "2026-11-03"}, "fresh")
+        assert purge_idempotency_keys.apply().get() == 1
+    assert list(IdempotencyKey.objects.values_list("key", flat=True)) == ["fresh"]

@@ -159,7 +159,7 @@ def test_the_match_lists_change_with_a_match_and_a_player(
 
 UNREACHABLE = {
     "default": {
-        "BACKEND": "quotient.caches.SafeRedisCache",
+        "BACKEND": "core.caches.SafeRedisCache",
         "LOCATION": "redis://127.0.0.1:1/0",  # nothing listens there
         "OPTIONS": {"socket_connect_timeout": 0.2, "socket_timeout": 0.2},
     }

@@ -69,7 +69,7 @@ def test_the_settings_check_refuses_bad_parameters():
 
 
 def test_ranking_params_from_the_environment_fail_loudly(monkeypatch):
-    from quotient.env import env_json
+    from core.env import env_json
 
     monkeypatch.setenv("RANKING_PARAMS", '{"window": 18}')
     assert env_json("RANKING_PARAMS", {}) == {"window": 18}

@@ -12,9 +12,9 @@ import time_machine
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from core.pagination import bounded_count
 from federation.models import Player
 from quotient.demo import rename_players
-from quotient.pagination import bounded_count
 from scoring.engine.divisor import random_record
 from scoring.models import Match
 from scoring.selectors import match_list
@@ -141,7 +141,7 @@ def test_post_makes_as_many_queries_for_4_seats_as_for_2(
 
 @pytest.mark.django_db
 def test_the_answer_to_a_submission_is_the_match_as_get_shows_it(api, organiser, players):
-    """The answer is built from the match in memory (``scoring.api.created_body``):
+    """The answer is built from the match in memory (``scoring.api.serializers.created_body``):
     the same keys, values and order as the detail's serializer, for 2 to 4 seats, a
     finished and an unfinished match, with and without consent to show a name."""
     api.force_authenticate(organiser)
@@ -240,7 +240,7 @@ def test_handle_lookup_uses_the_case_insensitive_index(players):
 
 @pytest.mark.django_db
 def test_list_rows_are_what_the_serializer_fields_give(api, club, players):
-    from scoring.api import MatchListSerializer
+    from scoring.api.serializers import MatchListSerializer
 
     record_matches(club, 0, 6)
     Player.objects.filter(handle="ben").update(public_name=True)

@@ -6,7 +6,7 @@ import datetime as dt
 from typing import Any
 
 from scoring.engine.divisor import random_record
-from scoring.engine.divisor.randomplay import HANDLES
+from scoring.engine.divisor.random_play import HANDLES
 
 PLAYED_ON = dt.date(2026, 11, 14)
 

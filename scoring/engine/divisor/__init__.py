@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from scoring.engine.divisor.match import read_divisor_rules, replay
 from scoring.engine.divisor.play import play_moves
-from scoring.engine.divisor.randomplay import random_deal, random_record
+from scoring.engine.divisor.random_play import random_deal, random_record
 from scoring.engine.divisor.sets import DEAL_TABLE, DEFAULT_DIVISORS, SETS, hand_size
-from scoring.engine.divisor.table import DealState, layout_sum, open_numbers
+from scoring.engine.divisor.table import DealState
 
 __all__ = [
     "DEAL_TABLE",
@@ -20,8 +20,6 @@ __all__ = [
     "SETS",
     "DealState",
     "hand_size",
-    "layout_sum",
-    "open_numbers",
     "play_moves",
     "random_deal",
     "random_record",

@@ -70,21 +70,6 @@ class DealState:
         self.second_on_side = False
 
 
-def layout_sum(state: DealState) -> int:
-    """The counted sum recomputed from scratch: every open end and half of the layout."""
-    return sum(sum(points) for points in state.ends.values())
-
-
-def open_numbers(state: DealState) -> list[int]:
-    """``open[v]`` recomputed from scratch (for tests): ends, halves and free sides."""
-    counts = [0] * (state.top + 1)
-    for tile, points in state.ends.items():
-        for value in points:
-            counts[value] += 1
-        counts[tile & 31] += state.sides.get(tile, 0)
-    return counts
-
-
 def opening_tile(hands: list[set[int]]) -> tuple[int, int] | None:
     """(seat, tile) of the opening: the highest double held, else the heaviest tile."""
     best: tuple[tuple[int, int, int], int, int] | None = None

@@ -11,8 +11,6 @@ from hypothesis import strategies as st
 
 from scoring.engine.divisor import (
     DealState,
-    layout_sum,
-    open_numbers,
     play_moves,
     random_record,
     read_divisor_rules,
@@ -20,6 +18,7 @@ from scoring.engine.divisor import (
 )
 from scoring.engine.divisor.match import read_hands
 from scoring.engine.divisor.sets import all_tiles, tile_names, tile_text
+from tests.scoring.engine.divisor_oracle import layout_sum, open_numbers
 from tests.scoring.engine.helpers import assert_renders
 
 # data_too_large: the nested JSON strategies sometimes overflow hypothesis's buffer

@@ -8,9 +8,9 @@ from itertools import combinations
 
 import pytest
 
+from tests.tournaments.engine.simulate import play
 from tournaments.engine import PairingInputError, pair
 from tournaments.engine.round_robin import berger_round
-from tournaments.engine.simulate import play
 
 from .helpers import meetings, partitions, random_event, seat_counts, short_counts
 

@@ -11,9 +11,9 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from tests.tournaments.engine.simulate import field, play
 from tournaments.engine import matching, pair, swiss_pairs
 from tournaments.engine.matching import _networkx
-from tournaments.engine.simulate import field, play
 
 from .helpers import (
     active,

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from tests.tournaments.engine.simulate import field, play
 from tournaments.engine import pair
-from tournaments.engine.simulate import field, play
 from tournaments.engine.table_plan import split
 
 from .helpers import (

@@ -1,0 +1,1 @@
+"""The load benchmark's site (``bench/pages.py``): production settings plus a bare view."""

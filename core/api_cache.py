@@ -1,0 +1,66 @@
+"""Serving DRF answers like static files (``core.http_cache`` for the rules): a
+conditional GET answered 304 from the cache alone, else the body as the negotiated
+renderer writes it, kept rendered in the server-side cache. Used by the ranking and
+player APIs and the match list."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.http import HttpResponse, HttpResponseBase
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from core.generations import changed_at, generations
+from core.http_cache import LONG, Validators, cached, finish, not_modified, page_parts
+
+
+def served(
+    request: Request, response: HttpResponseBase, validators: Validators, *, immutable: bool
+) -> HttpResponseBase:
+    """``response`` with its validators and caching rules: public unless the request is
+    authenticated or the page is the browsable API's (it shows the user: a shared cache
+    must not keep it), varying with the format asked."""
+    browsable = getattr(request.accepted_renderer, "format", "json") == "api"
+    private = browsable or bool(request.user and request.user.is_authenticated)
+    return finish(response, validators, immutable=immutable, private=private, vary=["Accept"])
+
+
+def conditional(
+    request: Request,
+    parts: list[object],
+    names: tuple[str, ...],
+    compute: Callable[[], dict],
+    timeout: int = LONG,
+) -> HttpResponseBase:
+    """A GET whose body depends on ``parts`` and the generations ``names`` only: a 304
+    when the client's copy is current, else the body, from the cache if kept there (for
+    ``timeout`` seconds)."""
+    gens = generations(*names)
+    kind = request.accepted_renderer.format
+    validators = Validators.of(
+        [*parts, kind, *(gens[name] for name in names), *page_parts(request, html=False)],
+        changed_at(*gens.values()),
+    )
+    response = not_modified(request._request, validators)
+    if response is None:
+        response = rendered(request, validators.key, compute, timeout)
+    return served(request, response, validators, immutable=False)
+
+
+def rendered(
+    request: Request, key: str, compute: Callable[[], dict], timeout: int = LONG
+) -> HttpResponseBase:
+    """The body of ``compute()`` as the negotiated renderer writes it. For JSON the
+    rendered bytes are what the cache keeps (per media type: ``indent=`` changes them),
+    so a hit neither rebuilds the data nor renders it again: the same bytes DRF's
+    ``Response`` would have sent. Other formats (the browsable API) render each time."""
+    renderer, media_type = request.accepted_renderer, request.accepted_media_type
+    if renderer.format != "json":
+        return Response(cached(key, compute, timeout))
+
+    def render() -> bytes:
+        body = renderer.render(compute(), media_type, {"request": request})
+        return body.encode() if isinstance(body, str) else body
+
+    return HttpResponse(cached(f"{key}:{media_type}", render, timeout), content_type=media_type)

@@ -1,0 +1,133 @@
+"""Serving what rarely changes like static files: validators, 304s and cache headers.
+
+A view names what its body depends on (``parts``: ids, generations, the URL, the
+language...) before reading the database; ``Validators`` turns them into an ETag and a
+Last-Modified, and ``not_modified`` answers a conditional GET whose validators still
+match with a 304, so that path does cache reads only. ``cached`` keeps a computed body
+in the server-side cache under the same parts. ``docs/ranking.md`` ("Serving the
+lists") states which URLs are immutable.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, TypeVar
+
+from django.conf import settings
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponseBase
+from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
+from django.utils.http import http_date
+from django.utils.translation import get_language
+
+from core.near_cache import near
+
+logger = logging.getLogger(__name__)
+
+#: max-age of a URL whose answer never changes (a published revision), and of one
+#: whose answer may change (a month's latest revision, a player's history)
+LONG, SHORT = 86_400, 300
+#: how long a process keeps its own copy of a value (at most its shared timeout)
+NEAR_TIMEOUT = SHORT
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Validators:
+    etag: str  # quoted, "W/" prefixed when weak
+    last_modified: datetime
+
+    @classmethod
+    def of(
+        cls, parts: Iterable[object], last_modified: datetime, *, weak: bool = False
+    ) -> Validators:
+        digest = hashlib.sha256("\x1f".join(map(str, parts)).encode()).hexdigest()[:32]
+        return cls(f'{"W/" if weak else ""}"{digest}"', last_modified)
+
+    @property
+    def key(self) -> str:
+        """The server-side cache key of the body these validators describe."""
+        return "body:" + self.etag.removeprefix("W/").strip('"')
+
+
+def page_parts(request: HttpRequest, *, html: bool) -> list[object]:
+    """What every body depends on besides its data: the absolute URL (API bodies
+    carry links), and for a page its language."""
+    return (
+        [request.build_absolute_uri(), get_language()] if html else [request.build_absolute_uri()]
+    )
+
+
+def page_validators(request: HttpRequest, content: Validators) -> Validators:
+    """A whole page's: ``content``'s and its visitor's (the name shown), from a digest
+    of the session cookie, so that no database is read. Weak: the page's CSRF token is
+    masked anew at every rendering, so the bytes differ, not the page (the token a
+    browser keeps stays valid for its CSRF cookie, which only a login rotates, and a
+    login changes the session)."""
+    session = request.COOKIES.get(settings.SESSION_COOKIE_NAME, "")
+    return Validators.of([content.etag, session], content.last_modified, weak=True)
+
+
+def not_modified(request: HttpRequest, validators: Validators) -> HttpResponseBase | None:
+    """The 304 for a conditional GET that ``validators`` still match, else None."""
+    return get_conditional_response(
+        request, etag=validators.etag, last_modified=_timestamp(validators.last_modified)
+    )
+
+
+def finish(
+    response: HttpResponseBase,
+    validators: Validators,
+    *,
+    immutable: bool,
+    private: bool,
+    vary: Iterable[str] = (),
+) -> HttpResponseBase:
+    """Set the validators and the caching rules on a 200 (or a 304)."""
+    response["ETag"] = validators.etag
+    response["Last-Modified"] = http_date(_timestamp(validators.last_modified))
+    max_age = LONG if immutable else SHORT
+    if private:
+        patch_cache_control(response, private=True, max_age=max_age)
+    else:
+        patch_cache_control(response, public=True, max_age=max_age)
+    patch_vary_headers(response, tuple(vary))
+    return response
+
+
+def cached(key: str, compute: Callable[[], T], timeout: int | None = LONG) -> T:
+    """``compute()``'s value, kept in the cache under ``key`` (a miss computes it; a
+    cache that fails is a miss, see ``core.caches``). ``key`` is content-addressed
+    (it names the generations and everything else the value depends on), so the value
+    is also kept in this process's own copy (``core.near_cache``)."""
+    value = kept(key)
+    if value is None:
+        value = compute()
+        keep(key, value, timeout)
+    return value
+
+
+def kept(key: str) -> Any | None:
+    """The value under the content-addressed ``key``: from this process's copy, else
+    from the shared cache (and then copied here); None when neither has it."""
+    value = near.get(key)
+    if value is None:
+        value = cache.get(key)
+        if value is not None:
+            near.set(key, value, NEAR_TIMEOUT)
+    return value
+
+
+def keep(key: str, value: Any, timeout: int | None = LONG) -> None:
+    """Keep ``value`` under the content-addressed ``key``, shared and here."""
+    cache.set(key, value, timeout)
+    near.set(key, value, min(timeout, NEAR_TIMEOUT) if timeout else NEAR_TIMEOUT)
+
+
+def _timestamp(moment: datetime) -> int:
+    return int(moment.astimezone(UTC).timestamp())

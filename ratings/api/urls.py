@@ -1,0 +1,15 @@
+from django.urls import path
+
+from ratings.api import views as api
+
+urlpatterns = [
+    path("rankings/", api.ranking_index, name="api-ranking-index"),
+    path("rankings/<str:game>/", api.ranking_month_list, name="api-ranking-months"),
+    path("rankings/<str:game>/<str:month>/", api.ranking_detail, name="api-ranking-detail"),
+    path("players/<str:handle>/history/", api.player_history_view, name="api-player-history"),
+    path(
+        "players/<str:handle>/rankings/<str:game>/<str:month>/",
+        api.player_ranking_view,
+        name="api-player-ranking",
+    ),
+]

@@ -1,0 +1,279 @@
+"""REST API of the world ranking (read-only).
+
+``GET /api/v1/rankings/`` lists the games, each with its published months (paginated
+as the rest of the API). ``GET /api/v1/rankings/{game}/{YYYY-MM}/`` -> ``{"game",
+"month", "revision", "published_at", "inputs_hash", "parameters", "engine_version",
+"entries": [...], "entries_page": {...}, "provisional": [...], "provisional_page":
+{...}}``; entries are paginated with ``?page=`` (provisional ones with
+``?provisional_page=``) and ``?page_size=`` (100, at most 500), each page's links
+beside it. The same list with ``?format=csv`` is the whole list as ``text/csv``
+(``rank,player,name,club,country,fladub,mu,sigma,results_counted,movement``; ranked
+players by position, then provisional ones without a rank). ``GET
+/api/v1/rankings/{game}/`` lists the published months, ``GET
+/api/v1/players/{handle}/history/`` a player's entries, paginated as the rest of the
+API, and ``GET /api/v1/players/{handle}/rankings/{game}/{YYYY-MM}/`` -> ``{"fladub",
+"rank", "results": [{"match", "played_on", "age", "weight"}]}`` the results the
+player's number of that list counted.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+from django.http import HttpResponseBase
+from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import generics
+from rest_framework.exceptions import NotFound, ValidationError
+from rest_framework.renderers import JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.utils.urls import replace_query_param
+from rest_framework.views import APIView
+
+from core.api_cache import conditional, rendered, served
+from core.http_cache import Validators, not_modified, page_parts
+from core.pagination import Pagination
+from federation.models import Game, Player
+from federation.months import parse_month
+from ratings.api.csv_export import CSVRenderer, ranking_csv
+from ratings.api.serializers import (
+    MONTH_FORMAT,
+    PlayerHistorySerializer,
+    PlayerRankingSerializer,
+    RankingGameSerializer,
+    RankingListSerializer,
+    RankingMonthSerializer,
+    RankingPage,
+)
+from ratings.caching import LISTS, MATCHES, PLAYERS, changed_at, generations, published_list
+from ratings.models import RankingEntry, RankingList
+from ratings.selectors import (
+    entry_results,
+    player_entry,
+    player_history,
+    ranking_games,
+    ranking_get,
+    ranking_months,
+    ranking_part,
+)
+
+
+class EntryPagination(Pagination):
+    """One of a list's two paginations: ``?page=`` for the ranked entries,
+    ``?provisional_page=`` for the provisional ones, ``?page_size=`` for both. A
+    malformed number is a 400, a page past the end a 404."""
+
+    page_size = 100
+    max_page_size = 500
+
+    def __init__(self, page_query_param: str) -> None:
+        self.page_query_param = page_query_param
+        self.invalid_page_message = f"{page_query_param} {{page_number}} does not exist"
+
+    def get_page_size(self, request: Request) -> int:
+        raw = request.query_params.get(self.page_size_query_param, str(self.page_size))
+        if not _positive(raw):
+            raise ValidationError({self.page_size_query_param: "a positive number"})
+        return min(int(raw), self.max_page_size)
+
+    def get_page_number(self, request: Request, paginator) -> int:
+        raw = request.query_params.get(self.page_query_param, "1")
+        if not _positive(raw):
+            raise ValidationError({self.page_query_param: "a page number from 1"})
+        return int(raw)
+
+    def get_previous_link(self) -> str | None:
+        """The previous page's link, ``page=1`` written out (the base class drops it)."""
+        if self.page is None or self.request is None or not self.page.has_previous():
+            return None
+        url = self.request.build_absolute_uri()
+        return replace_query_param(url, self.page_query_param, self.page.previous_page_number())
+
+    def paginate(self, queryset, request: Request) -> tuple[list[RankingEntry], dict]:
+        """One page of ``queryset`` and its links (``count``, ``next``, ``previous``)."""
+        rows: list[RankingEntry] = self.paginate_queryset(queryset, request) or []
+        count = self.page.paginator.count if self.page is not None else len(rows)
+        return rows, {
+            "count": count,
+            "next": self.get_next_link(),
+            "previous": self.get_previous_link(),
+        }
+
+
+def _positive(raw: str) -> bool:
+    return raw.isascii() and raw.isdigit() and int(raw) >= 1
+
+
+def _month(text: str) -> date:
+    first_day = parse_month(text)
+    if first_day is None:
+        raise ValidationError({"month": MONTH_FORMAT})
+    return first_day
+
+
+class RankingDetail(APIView):
+    """One published list: ranked entries and provisional players, paginated; or, with
+    ``?format=csv``, the whole list as CSV."""
+
+    renderer_classes = [*APIView.renderer_classes, CSVRenderer]
+
+    @extend_schema(
+        operation_id="rankings_month_retrieve",
+        parameters=[
+            OpenApiParameter("page", int),
+            OpenApiParameter("provisional_page", int),
+            OpenApiParameter("page_size", int),
+            OpenApiParameter("revision", int),
+            OpenApiParameter(
+                "format",
+                str,
+                enum=["json", "csv"],
+                description="csv: the whole list, provisional players last without a rank",
+            ),
+        ],
+        responses={
+            (200, "application/json"): RankingListSerializer,
+            (200, "text/csv"): OpenApiTypes.STR,
+        },
+    )
+    def get(self, request: Request, game: str, month: str) -> HttpResponseBase:
+        first_day = _month(month)
+        revision = request.query_params.get("revision")
+        if revision is not None and not (revision.isascii() and revision.isdigit()):
+            raise ValidationError({"revision": "a revision number"})
+        gens = generations(LISTS, PLAYERS)
+        ranking = published_list(
+            game=game,
+            month=first_day,
+            revision=int(revision) if revision else None,
+            lists=gens[LISTS],
+        )
+        if ranking is None:
+            raise NotFound(f"no published {game} ranking for {month}")
+        kind = request.accepted_renderer.format
+        if kind not in ("json", "csv"):  # the browsable API: a page for people, not cached
+            return Response(self.page_data(request, ranking))
+        validators = Validators.of(
+            [ranking.pk, gens[PLAYERS], kind, *page_parts(request, html=False)],
+            max(ranking.published_at, changed_at(gens[PLAYERS])),
+        )
+        response = not_modified(request._request, validators)
+        if response is None and kind == "csv":
+            response = ranking_csv(ranking, validators.key)
+        elif response is None:
+            response = rendered(request, validators.key, lambda: self.page_data(request, ranking))
+        # a revision asked for by number never changes; the month's latest may be re-run
+        return served(request, response, validators, immutable=revision is not None)
+
+    def page_data(self, request: Request, ranking: RankingList) -> dict:
+        entries, entries_page = EntryPagination("page").paginate(
+            ranking_part(ranking, provisional=False), request
+        )
+        provisional, provisional_page = EntryPagination("provisional_page").paginate(
+            ranking_part(ranking, provisional=True), request
+        )
+        page = RankingPage(ranking, entries, entries_page, provisional, provisional_page)
+        return dict(RankingListSerializer(page).data)
+
+    def finalize_response(self, request, response, *args, **kwargs):
+        accepted = getattr(request, "accepted_renderer", None)  # none: negotiation failed
+        if isinstance(response, Response) and getattr(accepted, "format", None) == "csv":
+            # an error asked for as CSV is answered as every other error: in JSON
+            request.accepted_renderer, request.accepted_media_type = (
+                JSONRenderer(),
+                JSONRenderer.media_type,
+            )
+        return super().finalize_response(request, response, *args, **kwargs)
+
+
+class RankingMonthList(generics.ListAPIView):
+    """The published months of a game (latest revision of each), newest first."""
+
+    serializer_class = RankingMonthSerializer
+    queryset = RankingList.objects.none()  # the model; get_queryset reads the game first
+
+    def get_queryset(self):
+        get_object_or_404(Game, key=self.kwargs["game"])
+        return ranking_months(game=self.kwargs["game"])
+
+    @extend_schema(operation_id="rankings_months_list")
+    def get(self, request, *args, **kwargs):
+        return super().get(request, *args, **kwargs)
+
+
+class PlayerHistory(generics.ListAPIView):
+    """The player's ranking number and rank per month per game."""
+
+    serializer_class = PlayerHistorySerializer
+    queryset = RankingEntry.objects.none()  # the model; get_queryset reads the player first
+
+    def get_queryset(self):
+        player = get_object_or_404(Player.objects.by_handle(self.kwargs["handle"]))
+        return player_history(player_id=player.pk)
+
+    @extend_schema(operation_id="players_history_list")
+    def get(self, request, *args, **kwargs):
+        parts: list[object] = ["history", kwargs["handle"].lower()]
+        return conditional(
+            request,
+            parts,
+            (LISTS, PLAYERS, MATCHES),
+            lambda: super(PlayerHistory, self).get(request, *args, **kwargs).data,
+        )
+
+
+class RankingIndex(generics.ListAPIView):
+    """The games and their published months."""
+
+    serializer_class = RankingGameSerializer
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):  # the schema reads a model, not rows
+            return Game.objects.none()
+        return ranking_games()
+
+    @extend_schema(operation_id="rankings_games_list")
+    def get(self, request, *args, **kwargs):
+        return super().get(request, *args, **kwargs)
+
+
+class PlayerRanking(APIView):
+    """Why the player's number is what it is: every result it counted, newest first."""
+
+    @extend_schema(operation_id="players_rankings_retrieve", responses=PlayerRankingSerializer)
+    def get(self, request: Request, handle: str, game: str, month: str) -> HttpResponseBase:
+        first_day = _month(month)
+        parts: list[object] = ["why", handle.lower(), game, first_day]
+        return conditional(
+            request,
+            parts,
+            (LISTS, PLAYERS, MATCHES),
+            lambda: self.body(handle, game, first_day, month),
+        )
+
+    def body(self, handle: str, game: str, first_day: date, month: str) -> dict:
+        player = get_object_or_404(Player.objects.by_handle(handle))
+        entry = player_entry(player=player, game=game, month=first_day)
+        if entry is None:
+            if ranking_get(game=game, month=first_day) is None:
+                raise NotFound(f"no published {game} ranking for {month}")
+            raise NotFound(f"{player.handle} is not in the {game} ranking of {month}")
+        body = {"fladub": entry.fladub, "rank": entry.rank, "results": entry_results(entry)}
+        return dict(PlayerRankingSerializer(body).data)
+
+
+ranking_index = RankingIndex.as_view()
+
+
+ranking_detail = RankingDetail.as_view()
+
+
+ranking_month_list = RankingMonthList.as_view()
+
+
+player_history_view = PlayerHistory.as_view()
+
+
+player_ranking_view = PlayerRanking.as_view()

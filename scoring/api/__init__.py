@@ -1,0 +1,2 @@
+"""Scoring's REST API: matches (``matches``, their serializers in ``serializers``) and
+bulk imports (``imports``)."""

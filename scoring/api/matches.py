@@ -1,0 +1,292 @@
+"""REST API for matches: list, detail and submission (``POST /api/v1/matches/``), and
+what may happen to a match afterwards: ``withdraw/``, ``correct/`` and its
+``history/``; federation admins review ``repeated/`` results.
+
+A refused record answers ``{"detail", "error": {"code", "move", "message",
+"params"}}``: 400 for an invalid record, 409 for a duplicate (``params.match`` names
+the stored match) or a withdrawn match, 413 for a record over 256 KB.
+
+The list is paged by keys (``core.pagination.KeysetPagination``): ``next`` and
+``previous`` are cursors on ``(played_on, id)``, ``?page=N`` still answers, and
+``count`` is exact up to 1,000 matches, estimated above. Its rows leave out the
+record, the replay and the analysis (the detail has them).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from datetime import timedelta
+from typing import Any, cast
+
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.http import HttpResponseBase
+from django.utils import timezone
+from django.utils.dateparse import parse_date
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from rest_framework import mixins, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import NotAuthenticated, PermissionDenied, ValidationError
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from core.api_cache import conditional
+from core.generations import MATCHES, PLAYERS
+from core.http_cache import SHORT
+from core.pagination import KeysetPagination
+from federation.idempotency import idempotent
+from federation.months import parse_month
+from federation.permissions import ReadOnlyOrOrganiser, can_write_for_club, is_federation_admin
+from scoring.api.serializers import (
+    CorrectSerializer,
+    MatchDetailSerializer,
+    MatchEventSerializer,
+    MatchListSerializer,
+    MatchSubmitSerializer,
+    RepeatedResultSerializer,
+    WithdrawSerializer,
+    created_body,
+    list_rows,
+    version_records,
+)
+from scoring.engine.common import RecordError
+from scoring.errors import MatchRejected, warning
+from scoring.models import Match, Status
+from scoring.records import RECORD_LIMIT
+from scoring.selectors import (
+    match_list,
+    match_values,
+    repeated_results,
+)
+from scoring.services import Recorded, match_correct, match_record, match_withdraw
+
+#: the HTTP status of a refusal, by its code (any other refusal is a 400)
+REJECTION_STATUS = {"duplicate-match": 409, "match-withdrawn": 409, "record-too-large": 413}
+#: the largest body a submission or a correction may send: the record's own limit is
+#: checked on the record itself; this one keeps a huge body from being parsed at all
+BODY_LIMIT = 4 * RECORD_LIMIT
+#: how far back the review of repeated results looks by default
+REVIEW_DAYS = 90
+
+
+def _date(text: str, name: str) -> Any:
+    try:
+        day = parse_date(text)
+    except ValueError:
+        day = None
+    if day is None:
+        raise ValidationError({name: "Use YYYY-MM-DD, e.g. 2026-11-02."})
+    return day
+
+
+def rejection(exc: MatchRejected, request: Request) -> Response:
+    """The answer to a refused record: its error, with the status its code calls for."""
+    error = exc.payload()
+    code = REJECTION_STATUS.get(error["code"], status.HTTP_400_BAD_REQUEST)
+    return Response({"detail": error["message"], "error": error}, status=code)
+
+
+def body_limited(view: Callable[..., Response]) -> Callable[..., Response]:
+    """Refuse a body over :data:`BODY_LIMIT` with a 413 before anything parses it."""
+
+    @functools.wraps(view)
+    def wrapper(self: Any, request: Request, *args: Any, **kwargs: Any) -> Response:
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            length = 0
+        if length > BODY_LIMIT:
+            too_large = RecordError("record-too-large", None, limit_kb=RECORD_LIMIT // 1024)
+            return rejection(MatchRejected(too_large), request)
+        return view(self, request, *args, **kwargs)
+
+    return wrapper
+
+
+@extend_schema(
+    parameters=[
+        OpenApiParameter("game", str, description="game key, e.g. divisor"),
+        OpenApiParameter("club", str, description="club slug"),
+        OpenApiParameter("player", str, description="player handle"),
+        OpenApiParameter("month", str, description="month played, YYYY-MM"),
+        OpenApiParameter(
+            "status", str, description="recorded, corrected or withdrawn (comma-separated)"
+        ),
+    ]
+)
+@extend_schema_view(
+    create=extend_schema(request=MatchSubmitSerializer, responses={201: MatchDetailSerializer})
+)
+class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
+    """Matches: anyone reads; a club's organisers (and federation admins) submit,
+    correct and withdraw them."""
+
+    permission_classes = [ReadOnlyOrOrganiser]
+    serializer_class = MatchDetailSerializer
+    #: apps above scoring extend the match with what they know (a tournament's round)
+    detail_serializer_class: type[MatchDetailSerializer] = MatchDetailSerializer
+    submit_serializer_class: type[MatchSubmitSerializer] = MatchSubmitSerializer
+
+    pagination_class = KeysetPagination
+
+    def get_queryset(self):
+        params = self.request.query_params
+        month = None
+        if params.get("month"):
+            month = parse_month(params["month"])
+            if month is None:
+                raise ValidationError({"month": "Use YYYY-MM, e.g. 2026-11."})
+        return match_list(
+            game=params.get("game"),
+            club=params.get("club"),
+            player=params.get("player"),
+            month=month,
+            status=self._statuses(params.get("status")),
+            summary=self.action == "list",  # a list never shows records and replays
+        )
+
+    def list(  # type: ignore[override]  # the cached rendered bytes, not a Response
+        self, request: Request, *args: Any, **kwargs: Any
+    ) -> HttpResponseBase:
+        """A page of the list, built from rows (``list_rows``), not from instances, and
+        kept rendered in the server-side cache until a match, a player or a club
+        changes (the ``matches`` and ``players`` generations): a conditional GET is a
+        304 from the cache alone. Kept for ``SHORT`` seconds: every submission starts
+        new keys, so old pages are not left to fill the cache."""
+        matches = self.get_queryset()  # a bad filter is refused before any cache read
+
+        def page() -> dict:
+            paginator = cast(KeysetPagination, self.paginator)
+            rows = paginator.paginate_queryset(
+                match_values(matches), request, self, counted=matches
+            )
+            return self.get_paginated_response(list_rows(rows)).data
+
+        return conditional(request, ["match-list"], (MATCHES, PLAYERS), page, SHORT)
+
+    @staticmethod
+    def _statuses(text: str | None) -> Sequence[str] | None:
+        if not text:
+            return None
+        wanted = [part.strip() for part in text.split(",") if part.strip()]
+        unknown = [part for part in wanted if part not in Status.values]
+        if unknown or not wanted:
+            raise ValidationError({"status": f"Use one or more of {', '.join(Status.values)}."})
+        return wanted
+
+    def get_serializer_class(self):
+        return {
+            "list": MatchListSerializer,
+            "create": self.submit_serializer_class,
+            "withdraw": WithdrawSerializer,
+            "correct": CorrectSerializer,
+            "history": MatchEventSerializer,
+            "repeated": RepeatedResultSerializer,
+        }.get(self.action, self.detail_serializer_class)
+
+    def record(self, data: dict[str, Any], user: Any) -> Recorded:
+        """Store a validated submission (``match_record``); subclasses add their links."""
+        return match_record(
+            club=data["club"],
+            played_on=data["played_on"],
+            record=data["record"],
+            submitted_by=user,
+            game_number=data.get("game_number", 1),
+        )
+
+    @body_limited
+    @idempotent
+    def create(self, request, *args, **kwargs):
+        payload = self.submit_serializer_class(data=request.data)
+        payload.is_valid(raise_exception=True)
+        try:
+            recorded = self.record(payload.validated_data, request.user)
+        except DjangoPermissionDenied as exc:
+            raise PermissionDenied(str(exc)) from exc
+        except MatchRejected as exc:
+            return rejection(exc, request)
+        body = self.created_body(recorded)
+        body["warnings"] = [warning(code, **params) for code, params in recorded.warnings]
+        return Response(body, status=status.HTTP_201_CREATED)
+
+    def created_body(self, recorded: Recorded) -> dict[str, Any]:
+        """The stored match as ``GET /api/v1/matches/{id}/`` shows it, from memory (its
+        game, club, seats and players are there: nothing is read back)."""
+        return created_body(recorded.match, recorded.seats)
+
+    # -- after the submission -------------------------------------------------------
+
+    def _changeable(self) -> Match:
+        """The match of the URL, once the user may change it (else 403)."""
+        match = self.get_object()
+        if not can_write_for_club(self.request.user, match.club):
+            raise PermissionDenied("You may only change matches of a club you organise.")
+        return match
+
+    def _shown(self, match: Match) -> dict[str, Any]:
+        """The match as ``GET /api/v1/matches/{id}/`` shows it."""
+        fresh = match_list(summary=False).get(pk=match.pk)
+        return self.detail_serializer_class(fresh, context=self.get_serializer_context()).data
+
+    @extend_schema(request=WithdrawSerializer, responses={200: MatchDetailSerializer})
+    @action(detail=True, methods=["post"])
+    def withdraw(self, request, pk=None):
+        """Withdraw the match (kept with its history, never rated again)."""
+        match = self._changeable()
+        payload = WithdrawSerializer(data=request.data)
+        payload.is_valid(raise_exception=True)
+        try:
+            match_withdraw(match=match, reason=payload.validated_data["reason"], by=request.user)
+        except DjangoPermissionDenied as exc:
+            raise PermissionDenied(str(exc)) from exc
+        except MatchRejected as exc:
+            return rejection(exc, request)
+        return Response(self._shown(match))
+
+    @extend_schema(request=CorrectSerializer, responses={200: MatchDetailSerializer})
+    @action(detail=True, methods=["post"])
+    @body_limited
+    def correct(self, request, pk=None):
+        """Replace the match's record by a corrected one (replayed like a submission)."""
+        match = self._changeable()
+        payload = CorrectSerializer(data=request.data)
+        payload.is_valid(raise_exception=True)
+        data = payload.validated_data
+        try:
+            match_correct(
+                match=match, record=data["record"], reason=data["reason"], by=request.user
+            )
+        except DjangoPermissionDenied as exc:
+            raise PermissionDenied(str(exc)) from exc
+        except MatchRejected as exc:
+            return rejection(exc, request)
+        return Response(self._shown(match))
+
+    @extend_schema(responses={200: MatchEventSerializer(many=True)})
+    @action(detail=True, methods=["get"], pagination_class=None)
+    def history(self, request, pk=None):
+        """Every event of the match, oldest first, starting with its recording."""
+        match = self.get_object()
+        events = list(match.events.select_related("by").order_by("at", "id"))
+        context = {
+            "show_by": can_write_for_club(request.user, match.club),
+            "records": version_records(match, events),
+        }
+        return Response(MatchEventSerializer(events, many=True, context=context).data)
+
+    @extend_schema(
+        parameters=[OpenApiParameter("since", str, description="first day, YYYY-MM-DD")],
+        responses={200: RepeatedResultSerializer(many=True)},
+    )
+    @action(detail=False, methods=["get"], pagination_class=None)
+    def repeated(self, request):
+        """Federation admins: the same result entered under several game numbers."""
+        if not request.user.is_authenticated:
+            raise NotAuthenticated()
+        if not is_federation_admin(request.user):
+            raise PermissionDenied("Only federation admins review repeated results.")
+        since = timezone.localdate() - timedelta(days=REVIEW_DAYS)
+        if request.query_params.get("since"):
+            since = _date(request.query_params["since"], "since")
+        groups = repeated_results(since=since)
+        return Response(RepeatedResultSerializer(groups, many=True).data)

@@ -1,0 +1,244 @@
+"""The match API's serializers: a match's row in lists, its detail, a submission,
+a correction or withdrawal, its history, the review of repeated results."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.utils.translation import gettext_lazy as _
+from rest_framework import serializers
+
+from federation.models import Club
+from scoring.models import Match, MatchEvent, MatchSeat, Status, Verification
+from scoring.records import RECORD_LIMIT
+from scoring.selectors import (
+    score_sheet,
+    seat_values,
+)
+
+#: the HTTP status of a refusal, by its code (any other refusal is a 400)
+REJECTION_STATUS = {"duplicate-match": 409, "match-withdrawn": 409, "record-too-large": 413}
+#: the largest body a submission or a correction may send: the record's own limit is
+#: checked on the record itself; this one keeps a huge body from being parsed at all
+BODY_LIMIT = 4 * RECORD_LIMIT
+#: how far back the review of repeated results looks by default
+REVIEW_DAYS = 90
+
+
+class SeatSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    player = serializers.CharField(source="player.handle")
+    name = serializers.CharField(source="player.public_display_name")
+    score = serializers.IntegerField(allow_null=True)
+    rank = serializers.IntegerField(allow_null=True)
+    points = serializers.IntegerField(allow_null=True)
+    deduction = serializers.IntegerField(allow_null=True)
+
+
+def list_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A page of the list as ``MatchListSerializer`` writes it (its fields, in order;
+    a test compares the two), built from the rows of ``match_values``: on a page of
+    fifty matches, model instances and DRF's field-by-field walk cost several times
+    the page's queries."""
+    # the dates written by the fields MatchListSerializer has for them, the zone
+    # looked up once a page rather than once a row
+    zone = serializers.DateTimeField().default_timezone()
+    when = serializers.DateTimeField(default_timezone=zone).to_representation
+    day = serializers.DateField().to_representation
+    month = serializers.DateField(format="%Y-%m").to_representation
+    seats = seat_values([row["id"] for row in rows])
+    return [
+        {
+            "id": row["id"],
+            "game": row["game_key"],
+            "club": row["club_slug"],
+            "played_on": day(row["played_on"]),
+            "game_number": row["game_number"],
+            "submitted_at": when(row["submitted_at"]),
+            "status": row["status"],
+            "version": row["version"],
+            "verification": row["verification"],
+            "finished": row["finished"],
+            "late": row["late"],
+            "counted_month": month(row["counted_month"]),
+            "seats": seats[row["id"]],
+        }
+        for row in rows
+    ]
+
+
+def created_body(match: Match, seats: Sequence[MatchSeat]) -> dict[str, Any]:
+    """The answer to a submission: the match as ``MatchDetailSerializer`` writes it (its
+    fields, in order; a test compares the two), built from the match and ``seats`` in
+    memory, like ``list_rows`` (a submission is the most frequent write)."""
+    when = serializers.DateTimeField().to_representation
+    return {
+        "id": match.pk,
+        "game": match.game.key,
+        "club": match.club.slug,
+        "played_on": serializers.DateField().to_representation(match.played_on),
+        "game_number": match.game_number,
+        "submitted_at": when(match.submitted_at),
+        "status": match.status,
+        "version": match.version,
+        "verification": match.verification,
+        "finished": match.finished,
+        "late": match.late,
+        "counted_month": match.counted_month and f"{match.counted_month:%Y-%m}",
+        "seats": [
+            {
+                "seat": seat.seat,
+                "player": seat.player.handle,
+                "name": seat.player.public_display_name,
+                "score": seat.score,
+                "rank": seat.rank,
+                "points": seat.points,
+                "deduction": seat.deduction,
+            }
+            for seat in seats
+        ],
+        "result": match.result,
+        "analysis": match.analysis,
+        "score_sheet": score_sheet(match.result),
+    }
+
+
+class MatchListSerializer(serializers.Serializer):
+    """A match as the list shows it. Its fields are declared rather than read off the
+    model (a ``ModelSerializer`` builds them anew at every use, a noticeable part of a
+    submission's answer); they say what the model's fields would."""
+
+    id = serializers.IntegerField(read_only=True, label="ID")
+    game = serializers.CharField(source="game.key", read_only=True)
+    club = serializers.CharField(source="club.slug", read_only=True)
+    played_on = serializers.DateField(read_only=True, label=_("played on"))
+    game_number = serializers.IntegerField(
+        read_only=True, label=_("game number"), help_text=Match.game_number.field.help_text
+    )
+    submitted_at = serializers.DateTimeField(read_only=True, label=_("submitted at"))
+    status = serializers.ChoiceField(choices=Status.choices, read_only=True, label=_("status"))
+    version = serializers.IntegerField(
+        read_only=True, label=_("version"), help_text=Match.version.field.help_text
+    )
+    verification = serializers.ChoiceField(
+        choices=Verification.choices, read_only=True, label=_("verification")
+    )
+    finished = serializers.BooleanField(read_only=True, label=_("finished"))
+    late = serializers.BooleanField(
+        read_only=True, label=_("late"), help_text=Match.late.field.help_text
+    )
+    counted_month = serializers.DateField(format="%Y-%m", allow_null=True, read_only=True)
+    seats = SeatSerializer(many=True, read_only=True)
+
+    class Meta:
+        fields = [
+            "id",
+            "game",
+            "club",
+            "played_on",
+            "game_number",
+            "submitted_at",
+            "status",
+            "version",
+            "verification",
+            "finished",
+            "late",
+            "counted_month",
+            "seats",
+        ]
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        """The declared fields in the order of ``Meta.fields`` (subclasses insert
+        theirs, e.g. a tournament's ``round``)."""
+        fields = super().get_fields()
+        return {name: fields[name] for name in self.Meta.fields}
+
+
+class MatchDetailSerializer(MatchListSerializer):
+    result = serializers.JSONField()
+    analysis = serializers.JSONField()
+    score_sheet = serializers.SerializerMethodField()
+
+    class Meta(MatchListSerializer.Meta):
+        fields = [*MatchListSerializer.Meta.fields, "result", "analysis", "score_sheet"]
+
+    def get_score_sheet(self, match: Match) -> list[dict]:
+        return score_sheet(match.result)
+
+
+class MatchSubmitSerializer(serializers.Serializer):
+    club = serializers.SlugRelatedField(slug_field="slug", queryset=Club.objects.all())
+    played_on = serializers.DateField()
+    game_number = serializers.IntegerField(
+        min_value=1,
+        max_value=999,
+        required=False,
+        default=1,
+        help_text="Tells apart identical results of one day: the second is game 2.",
+    )
+    record = serializers.JSONField()
+
+
+class WithdrawSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=1000)
+
+
+class CorrectSerializer(serializers.Serializer):
+    record = serializers.JSONField()
+    reason = serializers.CharField(max_length=1000)
+
+
+class MatchEventSerializer(serializers.Serializer):
+    """One event of a match's history. ``by`` is shown to those who may change the
+    match (the club's organisers, federation admins), null for anyone else; ``record``
+    is the record of the version the event made (null for a withdrawal)."""
+
+    action = serializers.CharField()
+    by = serializers.SerializerMethodField()
+    at = serializers.DateTimeField()
+    reason = serializers.CharField()
+    version = serializers.IntegerField()
+    fingerprint = serializers.CharField()
+    record = serializers.SerializerMethodField()
+
+    def get_by(self, event: MatchEvent) -> str | None:
+        if not self.context.get("show_by") or event.by is None:
+            return None
+        return event.by.get_username()
+
+    def get_record(self, event: MatchEvent) -> Any:
+        if event.action == MatchEvent.Action.WITHDRAWN:
+            return None
+        return self.context["records"].get(event.version)
+
+
+class RepeatedMatchSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    club = serializers.CharField(source="club.slug")
+    game_number = serializers.IntegerField()
+    status = serializers.CharField()
+    submitted_at = serializers.DateTimeField()
+
+
+class RepeatedResultSerializer(serializers.Serializer):
+    game = serializers.CharField()
+    played_on = serializers.DateField()
+    seats = serializers.SerializerMethodField()
+    matches = RepeatedMatchSerializer(many=True)
+
+    def get_seats(self, group: Any) -> list[dict[str, Any]]:
+        return [
+            {"player": handle, "rank": rank, "score": score} for handle, rank, score in group.seats
+        ]
+
+
+def version_records(match: Match, events: list[MatchEvent]) -> dict[int, Any]:
+    """The record of each version: a correction keeps the one it replaced."""
+    records = {
+        event.version - 1: event.replaced_record
+        for event in events
+        if event.action == MatchEvent.Action.CORRECTED
+    }
+    records[match.version] = match.record
+    return records

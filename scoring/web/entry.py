@@ -1,0 +1,125 @@
+"""What the organisers' guided entry forms share (the forms themselves are thin views
+in ``views_sheet``, ``views_summary`` and ``views_pickers``).
+
+* ``/matches/enter/divisor/sheet/`` — the divisor score sheet, row by row;
+* ``/matches/enter/<game>/`` — the summary form of any game;
+* ``/matches/enter/players/`` — the players a seat may pick (JSON, for the forms).
+
+Every form keeps what was typed when something is refused: the problem or the
+engine's error is shown where it belongs (``scoring.entry``'s *places*) and nothing
+is stored. A form posted with ``more`` (the no-script way to add a row, a deal or a
+seat) is shown again with room for it, and stores nothing either.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+
+from federation.models import Player
+from federation.permissions import organised_clubs
+from scoring.entry.fields import Problems, shown_seats
+from scoring.errors import MatchRejected, localized, warning
+from scoring.services import match_record
+from scoring.web.forms import MatchHeaderForm, problem_text
+
+#: the games with a summary form, in the order the entry page lists them
+GAMES = ("divisor", "astronomy", "9tka", "trimorp", "dominyam")
+#: players listed for a seat's picker before the organiser types
+CLUB_PLAYERS_LIMIT = 500
+
+
+def store(
+    request: HttpRequest, header: MatchHeaderForm, record: dict[str, Any] | None
+) -> tuple[HttpResponse | None, dict[str, Any] | None]:
+    """Record the match of a valid form: the redirect to its page, or the refusal."""
+    if record is None or not header.is_valid():
+        return None, None
+    data = header.cleaned_data
+    try:
+        recorded = match_record(
+            club=data["club"],
+            played_on=data["played_on"],
+            record=record,
+            submitted_by=request.user,
+            game_number=data["game_number"],
+        )
+    except PermissionDenied:
+        return None, {"message": _("You may only submit matches for a club you organise.")}
+    except MatchRejected as exc:
+        return None, exc.payload()
+    for code, params in recorded.warnings:
+        messages.warning(request, warning(code, **params)["message"])
+    messages.success(request, _("The match was recorded."))
+    return redirect("match-detail", pk=recorded.match.pk), None
+
+
+def place_messages(
+    problems: Problems, error: dict[str, Any] | None, place: str | None
+) -> dict[str, str]:
+    """The words to show at each place: the form's problems, then the refusal's."""
+    found = {where: problem_text(code, params) for where, (code, params) in problems.found.items()}
+    if error and place and error.get("code"):
+        found.setdefault(place, localized(error["code"], None, error.get("params") or {}))
+    return found
+
+
+def seat_context(
+    seats: list[str], low: int, high: int, shown: dict[str, str], names: Sequence[Any] = ()
+) -> dict[str, Any]:
+    """The seats block of a form: each seat's player, label and problem."""
+    listed = shown_seats(seats, low, high)
+    return {
+        "seats": [
+            {
+                "index": n,
+                "number": n + 1,
+                "label": names[n] if n < len(names) else _("Seat %(number)s") % {"number": n + 1},
+                "value": value,
+                "message": shown.get(f"seat-{n}"),
+            }
+            for n, value in enumerate(listed)
+        ],
+        "seat_options": [
+            {"index": n, "label": value or _("Seat %(number)s") % {"number": n + 1}}
+            for n, value in enumerate(listed)
+        ],
+        "seats_message": shown.get("seats"),
+        "low": low,
+        "high": high,
+    }
+
+
+def _club_players(request: HttpRequest, header: MatchHeaderForm) -> list[dict[str, str]]:
+    """The players of the form's club, for the seats' list (its organisers see names)."""
+    slug = header.data.get("club") if header.is_bound else header.initial.get("club")
+    club = organised_clubs(request.user).filter(slug=slug or "").first()
+    if club is None:
+        return []
+    players = Player.objects.filter(club=club).order_by("display_name")[:CLUB_PLAYERS_LIMIT]
+    return [{"handle": p.handle, "name": p.display_name} for p in players]
+
+
+def entry_page(
+    request: HttpRequest,
+    template: str,
+    header: MatchHeaderForm,
+    context: dict[str, Any],
+    error: dict[str, Any] | None,
+) -> HttpResponse:
+    """An entry form's page: 400 when a post was refused, 200 otherwise."""
+    context.update(
+        header=header,
+        error=error,
+        form_problems=bool(context.pop("problem_count", 0)) or bool(header.errors),
+        club_players=_club_players(request, header),
+        top_message=error.get("message") if error else None,
+    )
+    status = 400 if request.method == "POST" and not request.POST.get("more") else 200
+    return render(request, template, context, status=status)

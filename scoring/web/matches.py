@@ -1,0 +1,211 @@
+"""Server-rendered match pages and the organisers' forms (thin views).
+
+The match page itself is served by ``quotient.views.match_detail``, which adds the
+ranking lists the match counted in (scoring cannot read ratings); it calls
+:func:`match_page` here for everything else, the correction and withdrawal forms
+included.
+"""
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import InvalidPage
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+
+from core.generations import MATCHES, PLAYERS, changed_at, generations
+from core.http_cache import (
+    SHORT,
+    Validators,
+    cached,
+    finish,
+    not_modified,
+    page_parts,
+    page_validators,
+)
+from core.pagination import keyset_page
+from federation.models import Game
+from federation.months import parse_month
+from federation.permissions import can_write_for_club
+from scoring.errors import MatchRejected, warning
+from scoring.models import Match, Status
+from scoring.selectors import match_list, match_rows
+from scoring.services import match_correct, match_record, match_withdraw
+from scoring.web.display import match_display
+from scoring.web.entry import GAMES as ENTRY_GAMES
+from scoring.web.forms import MatchCorrectForm, MatchSubmitForm, MatchWithdrawForm
+
+#: what a page above scoring adds to the match page's context
+Extra = Callable[[Match], dict[str, Any]]
+#: the list's keys, each descending (the order of ``match_list``), and its page size
+KEYS = ("played_on", "id")
+PAGE_SIZE = 25
+
+
+def match_index(request: HttpRequest) -> HttpResponseBase:
+    """The list of matches, newest first, paged by keys: "older" and "newer" link
+    cursors on ``(played_on, id)``, so any depth reads one index range and nothing
+    counts the table; ``?page=N`` still answers (a page past the end shows the first).
+
+    The list's part of the page is the same for every visitor (in one language): it is
+    kept rendered until a match, a player or a club changes (the ``matches`` and
+    ``players`` generations), for ``SHORT`` seconds at most, and a conditional GET is a
+    304 from the cache alone, as for the ranking pages."""
+    gens = generations(MATCHES, PLAYERS)
+    content = Validators.of(
+        ["match-page", gens[MATCHES], gens[PLAYERS], *page_parts(request, html=True)],
+        changed_at(gens[MATCHES], gens[PLAYERS]),
+    )
+    validators = page_validators(request, content)
+    response = not_modified(request, validators)
+    if response is None:
+        body = cached(content.key, lambda: _list_html(request), SHORT)
+        response = render(request, "scoring/match_list.html", {"body": mark_safe(body)})
+    vary = ["Accept-Language", "Cookie"]  # the page shows its visitor and a CSRF token
+    return finish(response, validators, immutable=False, private=True, vary=vary)
+
+
+def _list_html(request: HttpRequest) -> str:
+    """The list's part of its page: a page of matches and the links to the others."""
+    params = request.GET
+    month = parse_month(params.get("month", ""))
+    matches = match_list(
+        game=params.get("game") or None,
+        club=params.get("club") or None,
+        player=params.get("player") or None,
+        month=month,
+    )
+    try:
+        page = keyset_page(matches, keys=KEYS, size=PAGE_SIZE, **_position(params))
+    except InvalidPage:
+        page = keyset_page(matches, keys=KEYS, size=PAGE_SIZE)
+    context = {
+        "matches": page.object_list,
+        "older_url": _page_url(request, page.next),
+        "newer_url": _page_url(request, page.previous),
+    }
+    return render_to_string("scoring/_match_list.html", context, request=request)
+
+
+def _position(params: Any) -> dict[str, str | None]:
+    return {"cursor": params.get("cursor") or None, "page": params.get("page") or None}
+
+
+def _page_url(request: HttpRequest, position: dict[str, str] | None) -> str | None:
+    """The list's URL with its filters kept and ``position`` (a cursor or a page) in
+    place of the current one; None for no page there."""
+    if position is None:
+        return None
+    query = request.GET.copy()
+    query.pop("cursor", None)
+    query.pop("page", None)
+    query.update(position)
+    return f"?{query.urlencode()}" if query else request.path
+
+
+def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    return match_page(request, pk)
+
+
+def match_page(request: HttpRequest, pk: int, extra: Extra | None = None) -> HttpResponse:
+    """The match page; its organisers correct or withdraw the match from it (POST
+    ``action`` = ``correct`` or ``withdraw``). A refused correction is shown with the
+    engine's error, the form as it was sent, and nothing changed."""
+    match = get_object_or_404(match_rows(summary=False), pk=pk)
+    may_change = can_write_for_club(request.user, match.club)
+    correct_form = MatchCorrectForm(initial={"record_text": _record_text(match)})
+    withdraw_form, error = MatchWithdrawForm(), None
+    if request.method == "POST":
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        if not may_change or match.status == Status.WITHDRAWN:
+            raise PermissionDenied
+        form: forms.Form
+        if request.POST.get("action") == "withdraw":
+            withdraw_form = MatchWithdrawForm(request.POST)
+            form, change = withdraw_form, _withdraw
+        else:
+            correct_form = MatchCorrectForm(request.POST)
+            form, change = correct_form, _correct
+        if form.is_valid():
+            try:
+                change(request, match, form.cleaned_data)
+            except MatchRejected as exc:
+                error = exc.payload()
+            else:
+                return redirect("match-detail", pk=match.pk)
+    context = _page_context(request, match)
+    context.update(
+        may_change=may_change and match.status != Status.WITHDRAWN,
+        correct_form=correct_form,
+        withdraw_form=withdraw_form,
+        error=error,
+        **(extra(match) if extra else {}),
+    )
+    bad = request.method == "POST"  # a valid POST redirected above
+    return render(request, "scoring/match_detail.html", context, status=400 if bad else 200)
+
+
+def _withdraw(request: HttpRequest, match: Match, data: dict[str, Any]) -> None:
+    match_withdraw(match=match, reason=data["reason"], by=request.user)
+    messages.success(request, _("The match was withdrawn."))
+
+
+def _correct(request: HttpRequest, match: Match, data: dict[str, Any]) -> None:
+    match_correct(match=match, record=data["record"], reason=data["reason"], by=request.user)
+    messages.success(request, _("The match was corrected."))
+
+
+def _page_context(request: HttpRequest, match: Match) -> dict[str, Any]:
+    show_by = can_write_for_club(request.user, match.club)
+    events = [
+        {"event": event, "by": event.by.get_username() if show_by and event.by else ""}
+        for event in match.events.select_related("by").order_by("at", "id")
+    ]
+    return {"match": match, "events": events, **match_display(match)}
+
+
+def _record_text(match: Match) -> str:
+    return json.dumps(match.record, indent=1, ensure_ascii=False)
+
+
+@login_required
+def match_submit(request: HttpRequest) -> HttpResponse:
+    """Where an organiser enters a match: the guided forms of each game, the bulk
+    import, and (below them) a full record pasted or uploaded, replayed and stored
+    whole, or refused with the move."""
+    form = MatchSubmitForm(request.POST or None, request.FILES or None, user=request.user)
+    error = None
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            recorded = match_record(
+                club=data["club"],
+                played_on=data["played_on"],
+                record=data["record"],
+                submitted_by=request.user,
+                game_number=data["game_number"],
+            )
+        except PermissionDenied:
+            error = {"message": _("You may only submit matches for a club you organise.")}
+        except MatchRejected as exc:
+            error = exc.payload()
+        else:
+            for code, params in recorded.warnings:
+                messages.warning(request, warning(code, **params)["message"])
+            messages.success(request, _("The match was recorded."))
+            return redirect("match-detail", pk=recorded.match.pk)
+    status = 400 if request.method == "POST" else 200
+    games = {game.key: game.label for game in Game.objects.all()}
+    entries = [(key, games.get(key, key)) for key in ENTRY_GAMES if key in games]
+    context = {"form": form, "error": error, "games": entries}
+    return render(request, "scoring/match_submit.html", context, status=status)

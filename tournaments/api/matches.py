@@ -1,0 +1,96 @@
+"""The match API as the federation sees it: matches plus the tournament round they
+belong to. It lives here, at the top of the app graph, because it combines scoring's
+matches with tournaments' tables; scoring knows nothing of tournaments."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema, extend_schema_view
+from rest_framework import serializers
+
+from scoring.api import matches as scoring_api
+from scoring.api import serializers as scoring_serializers
+from scoring.models import Match
+from scoring.services import Recorded
+from tournaments.models import Round
+from tournaments.services import round_match_record
+
+
+class MatchDetailSerializer(scoring_serializers.MatchDetailSerializer):
+    round = serializers.SerializerMethodField()
+
+    class Meta(scoring_serializers.MatchDetailSerializer.Meta):
+        fields = [
+            *scoring_serializers.MatchListSerializer.Meta.fields,
+            "round",
+            "result",
+            "analysis",
+            "score_sheet",
+        ]
+
+    def get_round(self, match: Match) -> dict[str, Any] | None:
+        table = getattr(match, "tournament_table", None)
+        if table is None:
+            return None
+        return {"tournament": table.round.tournament.slug, "number": table.round.number}
+
+
+class MatchSubmitSerializer(scoring_serializers.MatchSubmitSerializer):
+    round = serializers.PrimaryKeyRelatedField(
+        queryset=Round.objects.select_related("tournament__game"),
+        required=False,
+        allow_null=True,
+    )
+
+
+#: scoring's actions that answer with the match's detail: here that detail names the
+#: round (``detail_serializer_class``), so their schema says so too
+_DETAIL_ACTIONS = {
+    name: extend_schema(responses={200: MatchDetailSerializer})
+    for name in ("withdraw", "correct")
+    if hasattr(scoring_api.MatchViewSet, name)
+}
+
+
+@extend_schema_view(
+    create=extend_schema(request=MatchSubmitSerializer, responses={201: MatchDetailSerializer}),
+    **_DETAIL_ACTIONS,
+)
+class MatchViewSet(scoring_api.MatchViewSet):
+    """Matches: anyone reads; a club's organisers (and federation admins) submit, with
+    an optional tournament ``round``."""
+
+    serializer_class = MatchDetailSerializer
+    detail_serializer_class = MatchDetailSerializer
+    submit_serializer_class = MatchSubmitSerializer
+
+    def get_queryset(self):
+        queryset = super().get_queryset()
+        if self.action == "list":
+            return queryset
+        return queryset.select_related("tournament_table__round__tournament")
+
+    def record(self, data: dict[str, Any], user: Any) -> Recorded:
+        if data.get("round") is None:
+            return super().record(data, user)
+        return round_match_record(
+            round=data["round"],
+            club=data["club"],
+            played_on=data["played_on"],
+            record=data["record"],
+            submitted_by=user,
+            game_number=data.get("game_number", 1),
+        )
+
+    def created_body(self, recorded: Recorded) -> dict[str, Any]:
+        """Scoring's answer with the match's ``round`` after its seats, as
+        ``MatchDetailSerializer`` orders it (null for a match submitted without one:
+        nothing to read)."""
+        body = super().created_body(recorded)
+        data = self.request.data  # validated: an object
+        with_round = isinstance(data, dict) and data.get("round") is not None
+        found = MatchDetailSerializer().get_round(recorded.match) if with_round else None
+        after = list(body).index("seats") + 1
+        items = list(body.items())
+        return dict([*items[:after], ("round", found), *items[after:]])

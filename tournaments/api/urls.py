@@ -1,0 +1,11 @@
+"""``/api/v1/tournaments/...`` (a simple router: the API root stays quotient's)."""
+
+from django.urls import include, path
+from rest_framework.routers import SimpleRouter
+
+from tournaments.api.tournaments import TournamentViewSet
+
+router = SimpleRouter()
+router.register("tournaments", TournamentViewSet, basename="tournament")
+
+urlpatterns = [path("", include(router.urls))]
