@@ -1,5 +1,9 @@
-"""The API's exception handler: DRF's, plus the failures DRF leaves as 500s.
+"""The API's exception handler: DRF's, plus the refusals of the service and the
+failures DRF leaves as 500s.
 
+* a :class:`~core.errors.CodedError` answers ``{"detail": message, "error": payload}``
+  with its status, the message in the request's language;
+* Django's ``PermissionDenied`` keeps its message (a 403 that says why);
 * a ``ProtectedError`` (deleting what others still refer to) is a 409 that says what
   still refers to it;
 * an unreachable database is a JSON 503 with Retry-After.
@@ -9,15 +13,22 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.db.models import ProtectedError, RestrictedError
 from django.utils.translation import gettext as _
+from rest_framework.exceptions import PermissionDenied
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from core.error_pages import DATABASE_ERRORS, RETRY_AFTER
+from core.errors import CodedError
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if isinstance(exc, CodedError):
+        return refusal(exc)
+    if isinstance(exc, DjangoPermissionDenied) and exc.args:
+        exc = PermissionDenied(str(exc))
     if isinstance(exc, ProtectedError | RestrictedError):
         return _still_referenced(exc)
     if isinstance(exc, DATABASE_ERRORS):
@@ -45,3 +56,9 @@ def _still_referenced(exc: ProtectedError | RestrictedError) -> Response:
         },
         status=409,
     )
+
+
+def refusal(exc: CodedError) -> Response:
+    """The answer to a refusal: its error in the request's language, with its status."""
+    error = exc.payload()
+    return Response({"detail": error["message"], "error": error}, status=exc.status)

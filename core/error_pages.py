@@ -9,12 +9,14 @@ the database nor the session: they are what is left when those fail.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template import loader
 from django.utils.translation import gettext as _
 
+from core.errors import CodedError
 from core.middleware import wants_json
 
 #: seconds a client should wait before retrying while the database is unreachable
@@ -70,3 +72,20 @@ def server_error(request: HttpRequest) -> HttpResponse:
             status=500,
         )
     return HttpResponse(loader.render_to_string("500.html", {"message": message}), status=500)
+
+
+class RefusalPagesMiddleware:
+    """A refusal no view placed on a form (``core.refusals``) is answered as a page
+    with its status and message, never as a 500 (the API answers its own through
+    ``core.api_errors``)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if not isinstance(exception, CodedError):
+            return None
+        return _page(request, "400.html", exception.status, exception.message())

@@ -27,6 +27,8 @@ from django.utils.translation import gettext as _
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from core.api_errors import refusal
+from core.errors import CodedError
 from federation.models import IdempotencyKey
 
 HEADER = "Idempotency-Key"
@@ -51,7 +53,10 @@ def idempotent(create: View) -> View:
             stored = _claim(request.user, key, fingerprint)
             if stored is not None:
                 return _replay(stored, fingerprint)
-            response = create(view, request, *args, **kwargs)
+            try:
+                response = create(view, request, *args, **kwargs)
+            except CodedError as exc:
+                response = refusal(exc)  # a refusal is an answer: a retry gets it again
             _store(request.user, key, fingerprint, response)
         return response
 

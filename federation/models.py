@@ -59,7 +59,7 @@ class Game(models.Model):
     @property
     def label(self) -> str:
         """The game's name in the reader's language (the five names are in the message
-        catalogue, ``scoring/messages.py``; a name edited in the admin shows as typed)."""
+        catalogue, ``core/catalogue/vocabulary.py``; a name edited in the admin shows as typed)."""
         return gettext(self.name)
 
 

@@ -3,7 +3,7 @@
 Prints one JSON object (the replay contract of GAMES.md) and exits 0 for a valid
 record, 1 for an invalid one, 2 for unusable input. Needs no database and no
 Django settings: the error's ``message`` is the catalogue's English template
-(``scoring.messages``), rendered here since the engines carry no words.
+(``core.catalogue``), rendered here since the engines carry no words.
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ import json
 import sys
 from typing import Any
 
+from core.catalogue import with_message
 from scoring.engine import UnusableInput, replay, unusable
 from scoring.engine.common import RecordError
-from scoring.messages import with_message
 
 
 def _read(path: str) -> str:

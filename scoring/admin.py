@@ -18,8 +18,8 @@ from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
+from core.refusals import refused_onto
 from federation.permissions import can_write_for_club, is_federation_admin
-from scoring.errors import MatchRejected
 from scoring.models import ImportJob, Match, MatchEvent, MatchSeat, Status
 from scoring.selectors import repeated_results
 from scoring.services import match_withdraw
@@ -168,12 +168,12 @@ class MatchAdmin(admin.ModelAdmin):
         for match in queryset.select_related("club"):
             if not can_write_for_club(request.user, match.club):
                 raise PermissionDenied
-            try:
+            with refused_onto() as refused:
                 match_withdraw(match=match, reason=form.cleaned_data["reason"], by=request.user)
-            except MatchRejected as exc:
-                self.message_user(request, f"#{match.pk}: {exc}", messages.WARNING)
-            else:
                 done += 1
+            if refused.exception is not None:
+                message = f"#{match.pk}: {refused.exception.message()}"
+                self.message_user(request, message, messages.WARNING)
         self.message_user(request, _("%(n)d match(es) withdrawn.") % {"n": done})
         return None
 

@@ -1,8 +1,8 @@
-"""Errors and warnings at the edge: rendered in the reader's language.
+"""Refusals of a match: a submission, a correction or a withdrawal refused whole.
 
-The engines and the service report a stable code with parameters (``RecordError``);
-the catalogue ``scoring.messages`` holds every code's English template, and gettext
-(``locale/``) translates it here, in the request's language or the one given.
+The engines and the service report a stable code with parameters (the engines'
+``RecordError``); :class:`MatchRejected` carries it to the edge, where the one
+catalogue (``core.catalogue``) renders it in the reader's language.
 """
 
 from __future__ import annotations
@@ -10,46 +10,22 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from django.utils import translation
-from django.utils.translation import gettext
-
+from core.errors import CodedError
 from scoring.engine.common import RecordError
-from scoring.messages import render
-
-#: parameters a caller may not give yet, and their default
-DEFAULT_PARAMS: dict[str, dict[str, Any]] = {"too-old-to-rate": {"months": 12}}
 
 
-def localized(code: str, move: Any, params: Mapping[str, Any], lang: str | None = None) -> str:
-    """The message of ``code`` in ``lang`` (any language of ``LANGUAGES``), or in the
-    active language when ``lang`` is None."""
-    if lang is None:
-        return render(code, move, params, gettext)
-    with translation.override(lang):
-        return render(code, move, params, gettext)
+class MatchRejected(CodedError):
+    """A submission refused whole; nothing was stored. Its payload names the move at
+    fault (None when the record as a whole is)."""
 
+    WITH_MOVE = True
+    STATUS_BY_CODE = {"duplicate-match": 409, "match-withdrawn": 409, "record-too-large": 413}
 
-class MatchRejected(Exception):
-    """A submission refused whole; nothing was stored."""
-
-    def __init__(self, error: RecordError | dict[str, Any]) -> None:
+    @classmethod
+    def of(cls, error: RecordError | Mapping[str, Any]) -> MatchRejected:
+        """The refusal of an engine's error (or of its stored ``{code, move, params}``)."""
         if isinstance(error, RecordError):
-            error = error.as_dict()
-        self.error = error
-        code = error.get("code", "")
-        super().__init__(render(code, error.get("move"), error.get("params") or {}))
-
-    def payload(self, lang: str | None = None) -> dict[str, Any]:
-        """The error for an API answer or a page, its message in ``lang`` (default: the
-        active language)."""
-        code = self.error.get("code", "")
-        move = self.error.get("move")
-        params = self.error.get("params") or {}
-        message = localized(code, move, params, lang)
-        return {"code": code, "move": move, "message": message, "params": params}
-
-
-def warning(code: str, lang: str | None = None, **params: Any) -> dict[str, Any]:
-    """A warning of a stored match (``late-result``...), its message in ``lang``."""
-    params = {**DEFAULT_PARAMS.get(code, {}), **params}
-    return {"code": code, "message": localized(code, None, params, lang), "params": params}
+            return cls(error.code, move=error.move, **error.params)
+        return cls(
+            str(error.get("code", "")), move=error.get("move"), **(error.get("params") or {})
+        )

@@ -29,15 +29,13 @@ from django.core.exceptions import PermissionDenied
 from django.db import InterfaceError, OperationalError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext
-from django.utils.translation import gettext_noop as noop
 
+from core.errors import localized
 from core.text import find_unsafe
 from federation.models import Club
 from federation.permissions import can_write_for_club, organised_clubs
-from scoring.engine.common import RecordError
 from scoring.entry.files import FileRefused, FileRow, read_file
 from scoring.errors import MatchRejected
-from scoring.messages import MESSAGES, render
 from scoring.models import ImportJob
 from scoring.services import match_record
 
@@ -45,47 +43,6 @@ logger = logging.getLogger(__name__)
 
 #: errors worth a retry of the task (the database went away for a moment)
 TRANSIENT = (OperationalError, InterfaceError)
-
-#: the words of the import's own codes (beside ``scoring.messages``'s catalogue)
-IMPORT_MESSAGES: dict[str, str] = {
-    "import-too-large": noop("the file is larger than {limit_mb} MB"),
-    "import-empty": noop("the file holds no match"),
-    "import-too-many-rows": noop("the file holds more than {most} matches: split it"),
-    "import-missing-column": noop("the CSV has no column {column}"),
-    "import-unknown-column": noop("{column} is not a column of the import"),
-    "import-cell-unused": noop("column {column} is not part of a {game} summary"),
-    "import-not-a-row": noop(
-        'a row of a JSON file is a record, or {{"record", "played_on", "game_number"}}'
-    ),
-    "import-unknown-key": noop("unknown field {key} beside the record"),
-    "import-deals": noop(
-        "points, pips_left and blocked must give the same number of deals, separated by /"
-    ),
-    "import-groups": noop("{column} must give one group per player, separated by /"),
-    "import-unsafe-text": noop(
-        "{field} holds a NUL character or a lone surrogate, which cannot be stored"
-    ),
-}
-
-
-def _translate(text: str) -> str:
-    return gettext(IMPORT_MESSAGES.get(text, text))
-
-
-def problem_message(code: str, move: Any, params: dict[str, Any]) -> str:
-    """The words of an error of the engine, the service or the import, in the reader's
-    language (the import's codes are rendered from :data:`IMPORT_MESSAGES` while the
-    catalogue does not hold them)."""
-    if code in MESSAGES:
-        return render(code, move, params, gettext)
-    return render(code, move, params, _translate)
-
-
-def refusal_payload(error: RecordError) -> dict[str, Any]:
-    """A refused file as an API answer or a page shows it."""
-    params = error.params
-    message = problem_message(error.code, None, params)
-    return {"code": error.code, "move": None, "message": message, "params": params}
 
 
 def import_create(
@@ -175,10 +132,10 @@ def _store_row(job: ImportJob, row: dict[str, Any]) -> None:
     where = {"row": row["row"], "line": row.get("line")}
     try:
         if row.get("error"):
-            raise MatchRejected(row["error"])
+            raise MatchRejected.of(row["error"])
         unsafe = find_unsafe(row["record"], "record")
         if unsafe is not None:
-            raise MatchRejected(RecordError("import-unsafe-text", None, field=unsafe))
+            raise MatchRejected("import-unsafe-text", field=unsafe)
         played_on = date.fromisoformat(row["played_on"]) if row.get("played_on") else None
         with transaction.atomic():
             recorded = match_record(
@@ -189,7 +146,7 @@ def _store_row(job: ImportJob, row: dict[str, Any]) -> None:
                 game_number=row.get("game_number") or 1,
             )
     except MatchRejected as exc:
-        error = exc.error
+        error = exc.as_dict()
         if error.get("code") == "duplicate-match":
             job.duplicates += 1
             job.duplicate_rows.append({**where, "match": (error.get("params") or {}).get("match")})
@@ -266,7 +223,7 @@ def import_report(job: ImportJob) -> dict[str, Any]:
 def _rejection_message(item: dict[str, Any]) -> str:
     if item["code"] == "not-organiser":
         return gettext("You may only import matches for a club you organise.")
-    return problem_message(item["code"], item.get("move"), item.get("params") or {})
+    return localized(item["code"], item.get("move"), item.get("params") or {})
 
 
 def import_list(*, user: Any, limit: int = 10) -> list[ImportJob]:
@@ -283,6 +240,4 @@ __all__ = [
     "import_list",
     "import_report",
     "import_run",
-    "problem_message",
-    "refusal_payload",
 ]

@@ -82,21 +82,18 @@ def record_check(record: Any) -> None:
         records.record_size_check(record)
         records.record_fields_check(record)
     except RecordError as error:
-        raise MatchRejected(error) from error
+        raise MatchRejected.of(error) from error
 
 
 def _date_check(played_on: date, today: date) -> None:
     if played_on < EARLIEST_PLAY:
         raise MatchRejected(
-            RecordError(
-                "played-too-early",
-                None,
-                played_on=played_on.isoformat(),
-                earliest=EARLIEST_PLAY.isoformat(),
-            )
+            "played-too-early",
+            played_on=played_on.isoformat(),
+            earliest=EARLIEST_PLAY.isoformat(),
         )
     if played_on > today:
-        raise MatchRejected(RecordError("played-in-future", None, played_on=played_on.isoformat()))
+        raise MatchRejected("played-in-future", played_on=played_on.isoformat())
 
 
 def match_replay(record: Any) -> dict[str, Any]:
@@ -104,9 +101,9 @@ def match_replay(record: Any) -> dict[str, Any]:
     try:
         result = replay(record)
     except UnusableInput as exc:
-        raise MatchRejected(exc.error) from exc
+        raise MatchRejected.of(exc.error) from exc
     if not result["valid"]:
-        raise MatchRejected(result["error"])
+        raise MatchRejected.of(result["error"])
     return result
 
 
@@ -120,11 +117,11 @@ def _players_by_handle(handles: list[str]) -> list[Player]:
     }
     missing = [h for h in handles if h.lower() not in found]
     if missing:
-        raise MatchRejected(RecordError("unknown-player", None, player=missing[0]))
+        raise MatchRejected("unknown-player", player=missing[0])
     seen: set[str] = set()
     for handle in handles:
         if handle.lower() in seen:  # "ana" and "ANA": two seats, one player
-            raise MatchRejected(RecordError("player-twice", None, player=handle))
+            raise MatchRejected("player-twice", player=handle)
         seen.add(handle.lower())
     return [found[h.lower()] for h in handles]
 
@@ -229,9 +226,7 @@ def match_record(
 
 def _game_number_check(game_number: Any) -> None:
     if isinstance(game_number, bool) or not isinstance(game_number, int) or game_number < 1:
-        raise MatchRejected(
-            RecordError("bad-field", None, field="game_number", expected="whole-number-from-1")
-        )
+        raise MatchRejected("bad-field", field="game_number", expected="whole-number-from-1")
 
 
 def _refuse_duplicate(game: Game, fingerprint: str, *, other_than: int | None = None) -> None:
@@ -243,7 +238,7 @@ def _refuse_duplicate(game: Game, fingerprint: str, *, other_than: int | None = 
         existing = existing.exclude(pk=other_than)
     found = existing.order_by("pk").values_list("pk", flat=True).first()
     if found is not None:
-        raise MatchRejected(RecordError("duplicate-match", None, match=found))
+        raise MatchRejected("duplicate-match", match=found)
 
 
 def _event(match: Match, action: str, **details: Any) -> MatchEvent:
@@ -289,7 +284,7 @@ def _may_change(by: Any, match: Match) -> None:
 def _reason(reason: Any) -> str:
     text = reason.strip() if isinstance(reason, str) else ""
     if not text:
-        raise MatchRejected(RecordError("reason-required", None))
+        raise MatchRejected("reason-required")
     return text
 
 
@@ -299,7 +294,7 @@ def _locked(match: Match) -> Match:
     rows = Match.objects.select_for_update(of=("self",)).select_related("game", "club")
     locked = rows.get(pk=match.pk)
     if locked.status == Status.WITHDRAWN:
-        raise MatchRejected(RecordError("match-withdrawn", None, match=locked.pk))
+        raise MatchRejected("match-withdrawn", match=locked.pk)
     return locked
 
 
@@ -344,9 +339,7 @@ def match_correct(
     record_check(record)
     result = match_replay(record)
     if result["game"] != match.game.key:
-        raise MatchRejected(
-            RecordError("correction-other-game", None, game=result["game"], expected=match.game.key)
-        )
+        raise MatchRejected("correction-other-game", game=result["game"], expected=match.game.key)
     handles = list(record["players"])
     players = _players_by_handle(handles)
     fingerprint = record_fingerprint(
@@ -361,7 +354,7 @@ def match_correct(
         with transaction.atomic():
             locked = _locked(match)
             if fingerprint == locked.fingerprint:
-                raise MatchRejected(RecordError("correction-unchanged", None, match=locked.pk))
+                raise MatchRejected("correction-unchanged", match=locked.pk)
             _refuse_duplicate(locked.game, fingerprint, other_than=locked.pk)
             replaced = locked.record
             warnings = _replace(locked, record, result, fingerprint, analysis, now)

@@ -25,9 +25,10 @@ from typing import Any
 
 from django.db.models import Prefetch
 
+from core.errors import localized
 from federation.models import Player
 from tournaments import engine
-from tournaments.errors import from_engine, render
+from tournaments.errors import from_engine
 from tournaments.models import Registration, Round, RoundBye, Table, TableSeat, Tournament
 
 
@@ -244,7 +245,7 @@ class Warning:
 
     @property
     def message(self) -> str:
-        return render(self.code, self.params)
+        return localized(self.code, None, self.params)
 
 
 def round_warnings(rnd: Round) -> list[Warning]:

@@ -10,9 +10,9 @@ from __future__ import annotations
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext as _
 
 from tournaments import exports, pairing, selectors
-from tournaments.errors import TournamentError
 from tournaments.models import Round, Tournament
 
 SHEET_ROWS = 12
@@ -72,13 +72,13 @@ def _after(request: HttpRequest) -> int | None:
 
 def _standings_context(request: HttpRequest, slug: str) -> dict:
     tournament, manager = _visible(request, slug)
-    try:
-        after, lines = pairing.standings_after(tournament, _after(request))
-    except TournamentError as exc:
-        raise Http404(exc.message) from exc
     complete = list(
         tournament.rounds.filter(status=Round.Status.COMPLETE).values_list("number", flat=True)
     )
+    after = _after(request)
+    if after and after not in complete:
+        raise Http404(_("Round %(round)s is not complete.") % {"round": after})
+    after, lines = pairing.standings_after(tournament, after)
     return {
         "tournament": tournament,
         "manager": manager,

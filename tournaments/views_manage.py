@@ -23,8 +23,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from core.errors import warning
+from core.refusals import refused_onto
 from federation.models import Club, Player
-from scoring.errors import MatchRejected, warning
 from scoring.web.forms import MatchSubmitForm
 from tournaments import pairing, selectors, services
 from tournaments.errors import TournamentError
@@ -56,12 +57,8 @@ def _managed(request: HttpRequest, slug: str) -> Tournament:
 
 def _act(request: HttpRequest, tournament: Tournament, action: Callable[[], str]) -> HttpResponse:
     """Run one service call; its message (or its refusal) on the manage page."""
-    try:
-        done = action()
-    except TournamentError as exc:
-        messages.error(request, exc.message)
-    else:
-        messages.success(request, done)
+    with refused_onto(request=request):
+        messages.success(request, action())
     return redirect("tournament-manage", slug=tournament.slug)
 
 
@@ -71,15 +68,12 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
     form = TournamentForm(request.POST or None, user=request.user, initial=initial)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        try:
+        with refused_onto(form):
             tournament = services.tournament_create(
                 **{k: v for k, v in data.items() if k != "slug"},
                 slug=data["slug"] or None,
                 created_by=request.user,
             )
-        except TournamentError as exc:
-            form.add_error(None, exc.message)
-        else:
             messages.success(request, _("The tournament was created: register its players."))
             return redirect("tournament-manage", slug=tournament.slug)
     context = {"form": form, "default_sizes": DEFAULT_TABLE_SIZES}
@@ -343,7 +337,8 @@ def table_result(request: HttpRequest, slug: str, number: int, table: int) -> Ht
     error = None
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        try:
+        denied = _("You may only submit matches for a club you organise.")
+        with refused_onto(denied=denied) as refused:
             recorded = services.table_result_record(
                 table=found,
                 played_on=data["played_on"],
@@ -351,17 +346,13 @@ def table_result(request: HttpRequest, slug: str, number: int, table: int) -> Ht
                 submitted_by=request.user,
                 game_number=data.get("game_number") or 1,
             )
-        except PermissionDenied:
-            error = {"message": _("You may only submit matches for a club you organise.")}
-        except MatchRejected as exc:
-            error = exc.payload()
-        else:
             for code, params in recorded.warnings:
                 messages.warning(request, warning(code, None, **params)["message"])
             messages.success(
                 request, _("The result of table %(table)s is recorded.") % {"table": table}
             )
             return redirect("tournament-manage", slug=slug)
+        error = refused.error
     context = {"tournament": tournament, "table": found, "form": form, "error": error}
     status = 400 if request.method == "POST" else 200
     return render(request, "tournaments/table_result.html", context, status=status)

@@ -65,6 +65,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
+    "core.error_pages.RefusalPagesMiddleware",
     # last: it answers a locked-out login with 429 (django-axes)
     "axes.middleware.AxesMiddleware",
 ]

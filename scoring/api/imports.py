@@ -11,12 +11,10 @@ A file that cannot be read at all answers 400 (413 over 10 MB) with ``{"detail",
 
 from __future__ import annotations
 
-from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.urls import reverse
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import mixins, serializers, status, viewsets
-from rest_framework.exceptions import PermissionDenied
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -24,8 +22,7 @@ from rest_framework.response import Response
 from federation.idempotency import idempotent
 from federation.models import Club
 from federation.permissions import organised_clubs
-from scoring.entry.files import FileRefused
-from scoring.imports import import_create, import_report, refusal_payload
+from scoring.imports import import_create, import_report
 from scoring.models import ImportJob
 from scoring.tasks import enqueue_import
 
@@ -63,21 +60,14 @@ class ImportViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, viewsets
         payload.is_valid(raise_exception=True)
         data = payload.validated_data
         upload = data["file"]
-        try:
-            job = import_create(
-                club=data["club"],
-                content=upload.read(),
-                file_name=upload.name or "",
-                played_on=data.get("played_on") or timezone.localdate(),
-                submitted_by=request.user,
-                enqueue=enqueue_import,
-            )
-        except DjangoPermissionDenied as exc:
-            raise PermissionDenied(str(exc)) from exc
-        except FileRefused as exc:
-            error = refusal_payload(exc.error)
-            code = 413 if error["code"] == "import-too-large" else status.HTTP_400_BAD_REQUEST
-            return Response({"detail": error["message"], "error": error}, status=code)
+        job = import_create(
+            club=data["club"],
+            content=upload.read(),
+            file_name=upload.name or "",
+            played_on=data.get("played_on") or timezone.localdate(),
+            submitted_by=request.user,
+            enqueue=enqueue_import,
+        )
         url = request.build_absolute_uri(reverse("import-detail", args=[job.pk]))
         return Response(
             {"id": job.pk, "status_url": url},

@@ -19,7 +19,6 @@ from collections.abc import Callable, Sequence
 from datetime import timedelta
 from typing import Any, cast
 
-from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.http import HttpResponseBase
 from django.utils import timezone
 from django.utils.dateparse import parse_date
@@ -31,6 +30,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from core.api_cache import conditional
+from core.errors import warning
 from core.generations import MATCHES, PLAYERS
 from core.http_cache import SHORT
 from core.pagination import KeysetPagination
@@ -49,8 +49,7 @@ from scoring.api.serializers import (
     list_rows,
     version_records,
 )
-from scoring.engine.common import RecordError
-from scoring.errors import MatchRejected, warning
+from scoring.errors import MatchRejected
 from scoring.models import Match, Status
 from scoring.records import RECORD_LIMIT
 from scoring.selectors import (
@@ -60,8 +59,6 @@ from scoring.selectors import (
 )
 from scoring.services import Recorded, match_correct, match_record, match_withdraw
 
-#: the HTTP status of a refusal, by its code (any other refusal is a 400)
-REJECTION_STATUS = {"duplicate-match": 409, "match-withdrawn": 409, "record-too-large": 413}
 #: the largest body a submission or a correction may send: the record's own limit is
 #: checked on the record itself; this one keeps a huge body from being parsed at all
 BODY_LIMIT = 4 * RECORD_LIMIT
@@ -79,13 +76,6 @@ def _date(text: str, name: str) -> Any:
     return day
 
 
-def rejection(exc: MatchRejected, request: Request) -> Response:
-    """The answer to a refused record: its error, with the status its code calls for."""
-    error = exc.payload()
-    code = REJECTION_STATUS.get(error["code"], status.HTTP_400_BAD_REQUEST)
-    return Response({"detail": error["message"], "error": error}, status=code)
-
-
 def body_limited(view: Callable[..., Response]) -> Callable[..., Response]:
     """Refuse a body over :data:`BODY_LIMIT` with a 413 before anything parses it."""
 
@@ -96,8 +86,7 @@ def body_limited(view: Callable[..., Response]) -> Callable[..., Response]:
         except ValueError:
             length = 0
         if length > BODY_LIMIT:
-            too_large = RecordError("record-too-large", None, limit_kb=RECORD_LIMIT // 1024)
-            return rejection(MatchRejected(too_large), request)
+            raise MatchRejected("record-too-large", limit_kb=RECORD_LIMIT // 1024)
         return view(self, request, *args, **kwargs)
 
     return wrapper
@@ -199,12 +188,7 @@ class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     def create(self, request, *args, **kwargs):
         payload = self.submit_serializer_class(data=request.data)
         payload.is_valid(raise_exception=True)
-        try:
-            recorded = self.record(payload.validated_data, request.user)
-        except DjangoPermissionDenied as exc:
-            raise PermissionDenied(str(exc)) from exc
-        except MatchRejected as exc:
-            return rejection(exc, request)
+        recorded = self.record(payload.validated_data, request.user)
         body = self.created_body(recorded)
         body["warnings"] = [warning(code, **params) for code, params in recorded.warnings]
         return Response(body, status=status.HTTP_201_CREATED)
@@ -235,12 +219,7 @@ class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         match = self._changeable()
         payload = WithdrawSerializer(data=request.data)
         payload.is_valid(raise_exception=True)
-        try:
-            match_withdraw(match=match, reason=payload.validated_data["reason"], by=request.user)
-        except DjangoPermissionDenied as exc:
-            raise PermissionDenied(str(exc)) from exc
-        except MatchRejected as exc:
-            return rejection(exc, request)
+        match_withdraw(match=match, reason=payload.validated_data["reason"], by=request.user)
         return Response(self._shown(match))
 
     @extend_schema(request=CorrectSerializer, responses={200: MatchDetailSerializer})
@@ -252,14 +231,7 @@ class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         payload = CorrectSerializer(data=request.data)
         payload.is_valid(raise_exception=True)
         data = payload.validated_data
-        try:
-            match_correct(
-                match=match, record=data["record"], reason=data["reason"], by=request.user
-            )
-        except DjangoPermissionDenied as exc:
-            raise PermissionDenied(str(exc)) from exc
-        except MatchRejected as exc:
-            return rejection(exc, request)
+        match_correct(match=match, record=data["record"], reason=data["reason"], by=request.user)
         return Response(self._shown(match))
 
     @extend_schema(responses={200: MatchEventSerializer(many=True)})

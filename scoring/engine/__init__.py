@@ -3,7 +3,7 @@
 ``replay(record)`` dispatches on ``record["game"]`` to the game's module, each of
 which exposes ``replay(record) -> dict`` and ``random_record(seed, ...) -> dict``.
 The error of an invalid record is ``{"move", "code", "params"}``: its ``message``,
-the words, is added at the edge (``scoring.messages.with_message``).
+the words, is added at the edge (``core.catalogue.with_message``).
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ Every engine reads a *match record* (plain JSON data) and returns the replay
 object of the contract in ``GAMES.md`` ("The replay contract"). Nothing here
 imports Django, reads a clock or carries a word of any language: an engine reports
 a stable error *code* with parameters (``RecordError``), and the edge renders it
-from the catalogue ``scoring.messages`` — in English for the replay's ``message``,
+from the catalogue ``core.catalogue`` — in English for the replay's ``message``,
 in the reader's language for the API and the pages.
 
 Words used throughout:
@@ -32,7 +32,7 @@ class RecordError(Exception):
     Parameters are data (handles, tiles, cells, numbers, field names, the value
     markers of ``show``) or, in the ``expected`` of bad-field, bad-move and bad-rules
     and the ``reason`` of bad-summary and bad-layout, a key of the catalogue's
-    vocabulary: never words meant for a reader. ``scoring.messages`` renders them,
+    vocabulary: never words meant for a reader. ``core.catalogue`` renders them,
     in any language.
     """
 

@@ -84,9 +84,9 @@ def read_seats(seats: list[str], problems: Problems, low: int, high: int) -> lis
             problems.add(f"seat-{n}", "same-player", player=handle)
         seen.add(handle.lower())
     if len(seats) < low:
-        problems.add("seats", "too-few-players", low=low)
+        problems.add("seats", "too-few-seats", low=low)
     if len(seats) > high:
-        problems.add("seats", "too-many-players", high=high)
+        problems.add("seats", "too-many-seats", high=high)
     return seats
 
 

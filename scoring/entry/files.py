@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
+from core.errors import CodedError
 from scoring.engine.common import RecordError
 from scoring.entry.summary import (
     astronomy_summary,
@@ -54,12 +55,11 @@ ALL_COLUMNS = frozenset(COMMON).union(*COLUMNS.values())
 YES, NO = {"yes", "y", "1", "true", "x", "oui", "ja"}, {"", "no", "n", "0", "false", "non", "nein"}
 
 
-class FileRefused(Exception):
-    """The file as a whole cannot be imported."""
+class FileRefused(CodedError):
+    """The file as a whole cannot be imported (nothing is queued)."""
 
-    def __init__(self, error: RecordError) -> None:
-        self.error = error
-        super().__init__(str(error))
+    WITH_MOVE = True
+    STATUS_BY_CODE = {"import-too-large": 413}
 
 
 @dataclass(frozen=True)
@@ -89,11 +89,11 @@ class FileRow:
 def read_file(content: bytes) -> list[FileRow]:
     """The rows of an import file; :class:`FileRefused` when it cannot be read."""
     if len(content) > MAX_FILE_BYTES:
-        raise FileRefused(RecordError("import-too-large", None, limit_mb=MAX_FILE_BYTES >> 20))
+        raise FileRefused("import-too-large", limit_mb=MAX_FILE_BYTES >> 20)
     text = _decode(content)
     start = text.lstrip()[:1]
     if not start:
-        raise FileRefused(RecordError("import-empty", None))
+        raise FileRefused("import-empty")
     if start == "[":
         rows = _json_array(text)
     elif start == "{":
@@ -101,9 +101,9 @@ def read_file(content: bytes) -> list[FileRow]:
     else:
         rows = _csv_rows(text)
     if not rows:
-        raise FileRefused(RecordError("import-empty", None))
+        raise FileRefused("import-empty")
     if len(rows) > MAX_ROWS:
-        raise FileRefused(RecordError("import-too-many-rows", None, most=MAX_ROWS))
+        raise FileRefused("import-too-many-rows", most=MAX_ROWS)
     return rows
 
 
@@ -131,9 +131,9 @@ def _json_array(text: str) -> list[FileRow]:
     try:
         items = _json(text)
     except (ValueError, RecursionError) as exc:
-        raise FileRefused(RecordError("not-json", None, reason=str(exc)[:200])) from exc
+        raise FileRefused("not-json", reason=str(exc)[:200]) from exc
     if not isinstance(items, list):
-        raise FileRefused(RecordError("not-json", None, reason="not an array"))
+        raise FileRefused("not-json", reason="not an array")
     return [_json_row(item, n, None) for n, item in enumerate(items, 1)]
 
 
@@ -212,10 +212,10 @@ def _csv_rows(text: str) -> list[FileRow]:
     names = [name.strip().lower() for name in next(reader, [])]
     for column in ("game", "players"):
         if column not in names:
-            raise FileRefused(RecordError("import-missing-column", None, column=column))
+            raise FileRefused("import-missing-column", column=column)
     for name in names:
         if name and name not in ALL_COLUMNS:
-            raise FileRefused(RecordError("import-unknown-column", None, column=name[:40]))
+            raise FileRefused("import-unknown-column", column=name[:40])
     rows: list[FileRow] = []
     for cells in reader:
         if not any(cell.strip() for cell in cells):

@@ -17,15 +17,15 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.contrib import messages
-from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
+from core.errors import localized, warning
+from core.refusals import refused_onto
 from federation.models import Player
 from federation.permissions import organised_clubs
 from scoring.entry.fields import Problems, shown_seats
-from scoring.errors import MatchRejected, localized, warning
 from scoring.services import match_record
 from scoring.web.forms import MatchHeaderForm, problem_text
 
@@ -42,7 +42,7 @@ def store(
     if record is None or not header.is_valid():
         return None, None
     data = header.cleaned_data
-    try:
+    with refused_onto(denied=_("You may only submit matches for a club you organise.")) as refused:
         recorded = match_record(
             club=data["club"],
             played_on=data["played_on"],
@@ -50,14 +50,11 @@ def store(
             submitted_by=request.user,
             game_number=data["game_number"],
         )
-    except PermissionDenied:
-        return None, {"message": _("You may only submit matches for a club you organise.")}
-    except MatchRejected as exc:
-        return None, exc.payload()
-    for code, params in recorded.warnings:
-        messages.warning(request, warning(code, **params)["message"])
-    messages.success(request, _("The match was recorded."))
-    return redirect("match-detail", pk=recorded.match.pk), None
+        for code, params in recorded.warnings:
+            messages.warning(request, warning(code, **params)["message"])
+        messages.success(request, _("The match was recorded."))
+        return redirect("match-detail", pk=recorded.match.pk), None
+    return None, refused.error
 
 
 def place_messages(

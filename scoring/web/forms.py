@@ -16,39 +16,19 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from core.errors import localized
 from core.text import find_unsafe
 from federation.permissions import organised_clubs
 from scoring.entry.files import MAX_FILE_BYTES
 
 MAX_UPLOAD = 2 * 1024 * 1024
 
-#: the problems of the guided forms (``scoring.entry``), by code
-PROBLEMS: dict[str, Any] = {
-    "required": _("Fill this in."),
-    "whole-number": _("Write a whole number."),
-    "whole-number-range": _("Write a whole number from %(low)s to %(high)s."),
-    "choose-player": _("Choose the player."),
-    "empty-seat": _("Choose a player for this seat, or leave it and the seats after it empty."),
-    "same-player": _("%(player)s already has a seat."),
-    "too-few-players": _("Choose at least %(low)s players."),
-    "too-many-players": _("Choose at most %(high)s players."),
-    "no-rows": _("This deal has no rows yet."),
-    "no-deals": _("Add a deal."),
-    "bad-choice": _("Choose one of the options."),
-}
-
 
 def problem_text(code: str, params: dict[str, Any]) -> str:
     """A problem of a guided form in the reader's language."""
     if code == "whole-number" and params.get("high") is not None:
         code = "whole-number-range"
-    template = PROBLEMS.get(code)
-    if template is None:
-        return code
-    try:
-        return str(template) % params
-    except (KeyError, TypeError, ValueError):
-        return str(template)
+    return localized(code, None, params)
 
 
 def _today() -> Any:

@@ -5,14 +5,13 @@ API's status URL) and shows its report once it is over."""
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
+from core.refusals import refused_onto
 from federation.permissions import organised_clubs
-from scoring.entry.files import FileRefused
-from scoring.imports import import_create, import_list, import_report, refusal_payload
+from scoring.imports import import_create, import_list, import_report
 from scoring.models import ImportJob
 from scoring.tasks import enqueue_import
 from scoring.web.forms import ImportForm
@@ -25,7 +24,9 @@ def match_import(request: HttpRequest) -> HttpResponse:
     error = None
     if request.method == "POST" and form.is_valid():
         data, upload = form.cleaned_data, form.cleaned_data["file"]
-        try:
+        with refused_onto(
+            denied=_("You may only import matches for a club you organise.")
+        ) as refused:
             job = import_create(
                 club=data["club"],
                 content=upload.read(),
@@ -34,12 +35,8 @@ def match_import(request: HttpRequest) -> HttpResponse:
                 submitted_by=request.user,
                 enqueue=enqueue_import,
             )
-        except PermissionDenied:
-            error = {"message": _("You may only import matches for a club you organise.")}
-        except FileRefused as exc:
-            error = refusal_payload(exc.error)
-        else:
             return redirect("match-import-detail", pk=job.pk)
+        error = refused.error
     context = {"form": form, "error": error, "jobs": import_list(user=request.user)}
     return render(
         request,

@@ -22,6 +22,7 @@ from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
+from core.errors import warning
 from core.generations import MATCHES, PLAYERS, changed_at, generations
 from core.http_cache import (
     SHORT,
@@ -33,10 +34,10 @@ from core.http_cache import (
     page_validators,
 )
 from core.pagination import keyset_page
+from core.refusals import refused_onto
 from federation.models import Game
 from federation.months import parse_month
 from federation.permissions import can_write_for_club
-from scoring.errors import MatchRejected, warning
 from scoring.models import Match, Status
 from scoring.selectors import match_list, match_rows
 from scoring.services import match_correct, match_record, match_withdraw
@@ -137,12 +138,10 @@ def match_page(request: HttpRequest, pk: int, extra: Extra | None = None) -> Htt
             correct_form = MatchCorrectForm(request.POST)
             form, change = correct_form, _correct
         if form.is_valid():
-            try:
+            with refused_onto() as refused:
                 change(request, match, form.cleaned_data)
-            except MatchRejected as exc:
-                error = exc.payload()
-            else:
                 return redirect("match-detail", pk=match.pk)
+            error = refused.error
     context = _page_context(request, match)
     context.update(
         may_change=may_change and match.status != Status.WITHDRAWN,
@@ -187,7 +186,9 @@ def match_submit(request: HttpRequest) -> HttpResponse:
     error = None
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        try:
+        with refused_onto(
+            denied=_("You may only submit matches for a club you organise.")
+        ) as refused:
             recorded = match_record(
                 club=data["club"],
                 played_on=data["played_on"],
@@ -195,15 +196,11 @@ def match_submit(request: HttpRequest) -> HttpResponse:
                 submitted_by=request.user,
                 game_number=data["game_number"],
             )
-        except PermissionDenied:
-            error = {"message": _("You may only submit matches for a club you organise.")}
-        except MatchRejected as exc:
-            error = exc.payload()
-        else:
             for code, params in recorded.warnings:
                 messages.warning(request, warning(code, **params)["message"])
             messages.success(request, _("The match was recorded."))
             return redirect("match-detail", pk=recorded.match.pk)
+        error = refused.error
     status = 400 if request.method == "POST" else 200
     games = {game.key: game.label for game in Game.objects.all()}
     entries = [(key, games.get(key, key)) for key in ENTRY_GAMES if key in games]

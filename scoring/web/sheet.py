@@ -10,6 +10,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 
+from core.errors import localized
 from scoring.engine.divisor.sets import DEFAULT_DIVISORS, SETS
 from scoring.entry.fields import Problems
 from scoring.entry.sheet import (
@@ -24,7 +25,6 @@ from scoring.entry.sheet import (
     sheet_record,
 )
 from scoring.entry.summary import SEATS
-from scoring.errors import localized
 from scoring.web.entry import entry_page, place_messages, seat_context, store
 from scoring.web.forms import MatchHeaderForm
 

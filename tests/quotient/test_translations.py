@@ -23,9 +23,9 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext
 
-from scoring.engine.common import RecordError
-from scoring.errors import MatchRejected, localized, warning
-from scoring.messages import GAME_NAMES, KEYED, game_name, render
+from core.catalogue import GAME_NAMES, KEYED, game_name, render
+from core.errors import localized, warning
+from scoring.errors import MatchRejected
 
 ROOT = Path(__file__).resolve().parents[2]
 LANGUAGES = [code for code, _ in settings.LANGUAGES if code != "en"]
@@ -222,7 +222,7 @@ def test_engine_errors_in_french_and_german(lang, code, move, params, message):
 
 
 def test_a_refusal_speaks_the_language_given_or_the_active_one():
-    refused = MatchRejected(RecordError("unknown-player", None, player="zoe"))
+    refused = MatchRejected("unknown-player", player="zoe")
     assert str(refused) == "no registered player has the handle zoe; register the player first"
     assert refused.payload("de")["message"] == (
         "kein registrierter Spieler hat die Kennung zoe; registrieren Sie den Spieler zuerst"
@@ -241,9 +241,10 @@ def test_a_refusal_speaks_the_language_given_or_the_active_one():
 def test_an_invalid_replay_is_refused_in_the_readers_language():
     out = {"move": 1, "code": "wrong-turn", "params": {"expected": "ana", "player": "ben"}}
     assert (
-        MatchRejected(out).payload("fr")["message"] == "coup 2 : c'est au tour de ana, pas de ben"
+        MatchRejected.of(out).payload("fr")["message"]
+        == "coup 2 : c'est au tour de ana, pas de ben"
     )
-    assert MatchRejected(out).payload("de")["message"] == "Zug 2: ana ist am Zug, nicht ben"
+    assert MatchRejected.of(out).payload("de")["message"] == "Zug 2: ana ist am Zug, nicht ben"
 
 
 def test_warnings_take_the_window_and_the_language():

@@ -40,7 +40,7 @@ def test_the_twin_that_loses_the_race_is_refused_as_a_duplicate(club):
             club=club, played_on=dt.date(2026, 11, 2), record=SHEET_RECORD, now=BERLIN_EVENING
         )
     thread.join(10)
-    assert refused.value.error["code"] == "duplicate-match"
+    assert refused.value.code == "duplicate-match"
     # it got past the early check: the unique constraint is what stopped it
     assert isinstance(refused.value.__context__, IntegrityError)
     assert Match.objects.count() == 1

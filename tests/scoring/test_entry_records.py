@@ -111,7 +111,7 @@ def test_passes_penalties_a_divisor_and_a_second_deal():
         ({"d0-pips-2": ""}, "d0-pips-2", "required"),
         ({"seat-1": "", "d0-r1-player": "2"}, "seat-1", "empty-seat"),
         ({"seat-2": "ANA"}, "seat-2", "same-player"),
-        ({"seat-1": None, "seat-2": None}, "seats", "too-few-players"),
+        ({"seat-1": None, "seat-2": None}, "seats", "too-few-seats"),
         ({"set": "7"}, "set", "bad-choice"),
         ({"divisor": "0"}, "divisor", "whole-number"),
         ({"d0-r0-kind": "tile"}, "d0-r0", "bad-choice"),
@@ -257,7 +257,7 @@ def test_the_summary_records_are_those_of_games_md():
     ("game", "changes", "place", "code"),
     [
         ("astronomy", {"winner": ""}, "winner", "choose-player"),
-        ("astronomy", {"seat-1": ""}, "seats", "too-few-players"),
+        ("astronomy", {"seat-1": ""}, "seats", "too-few-seats"),
         ("astronomy", {"moves": "x"}, "moves", "whole-number"),
         ("divisor", {"d0-pips-1": ""}, "d0-pips-1", "required"),
         ("9tka", {"section-4": "5"}, "section-4", "choose-player"),
@@ -362,7 +362,7 @@ def test_csv_rows_that_cannot_be_read(line, code):
 def test_files_refused_whole(text, code):
     with pytest.raises(FileRefused) as refused:
         read_file(text.encode())
-    assert refused.value.error.code == code
+    assert refused.value.code == code
 
 
 def test_json_array_and_json_lines():

@@ -84,8 +84,8 @@ def test_outside_a_transaction_a_duplicate_stores_nothing(club, players):
     counts = (Match.objects.count(), MatchSeat.objects.count(), MatchEvent.objects.count())
     with pytest.raises(MatchRejected) as refused:
         match_record(club=club, played_on=dt.date(2026, 11, 2), record=record)
-    assert refused.value.error["code"] == "duplicate-match"
-    assert refused.value.error["params"]["match"] == first.pk
+    assert refused.value.code == "duplicate-match"
+    assert refused.value.params["match"] == first.pk
     after = (Match.objects.count(), MatchSeat.objects.count(), MatchEvent.objects.count())
     assert after == counts
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.db import models
 from django.http import Http404
 from drf_spectacular.types import OpenApiTypes
@@ -29,7 +28,6 @@ from federation.idempotency import idempotent
 from federation.models import Club, Game
 from federation.permissions import ReadOnlyOrOrganiser
 from tournaments import pairing, selectors, services
-from tournaments.errors import TournamentError
 from tournaments.models import Registration, Round, Tournament
 from tournaments.services import MAX_ROUNDS
 
@@ -177,11 +175,6 @@ class RegistrationsAddedSerializer(serializers.Serializer):
     added = RegistrationSerializer(many=True)
 
 
-def _refused(exc: TournamentError, request: Request) -> Response:
-    error = exc.payload()
-    return Response({"detail": error["message"], "error": error}, status=exc.status)
-
-
 ROUND_NUMBER = OpenApiParameter("number", int, OpenApiParameter.PATH, description="round number")
 
 
@@ -225,14 +218,7 @@ class TournamentViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         payload = TournamentCreateSerializer(data=request.data)
         payload.is_valid(raise_exception=True)
-        try:
-            tournament = services.tournament_create(
-                **payload.validated_data, created_by=request.user
-            )
-        except DjangoPermissionDenied as exc:
-            raise PermissionDenied(str(exc)) from exc
-        except TournamentError as exc:
-            return _refused(exc, request)
+        tournament = services.tournament_create(**payload.validated_data, created_by=request.user)
         body = TournamentDetailSerializer(tournament, context={"manager": True}).data
         return Response(body, status=status.HTTP_201_CREATED)
 
@@ -246,15 +232,12 @@ class TournamentViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         tournament = self._managed()
         payload = RegistrationsAddSerializer(data=request.data)
         payload.is_valid(raise_exception=True)
-        try:
-            added = services.registrations_add(
-                tournament=tournament,
-                handles=payload.validated_data["handles"],
-                check_in=payload.validated_data["check_in"],
-                by=request.user,
-            )
-        except TournamentError as exc:
-            return _refused(exc, request)
+        added = services.registrations_add(
+            tournament=tournament,
+            handles=payload.validated_data["handles"],
+            check_in=payload.validated_data["check_in"],
+            by=request.user,
+        )
         body = {"added": RegistrationSerializer(added, many=True).data}
         return Response(body, status=status.HTTP_201_CREATED)
 
@@ -275,10 +258,7 @@ class TournamentViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     @idempotent
     def _pair(self, request: Request) -> Response:
         tournament = self._managed()
-        try:
-            rnd = services.round_pair(tournament=tournament, by=request.user)
-        except TournamentError as exc:
-            return _refused(exc, request)
+        rnd = services.round_pair(tournament=tournament, by=request.user)
         full = selectors.round_get(tournament, rnd.number, manager=True)
         return Response(RoundSerializer(full).data, status=status.HTTP_201_CREATED)
 
@@ -306,10 +286,7 @@ class TournamentViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         rnd = tournament.rounds.filter(number=int(number)).first()
         if rnd is None:
             raise NotFound("no such round")
-        try:
-            services.round_publish(round=rnd, by=request.user)
-        except TournamentError as exc:
-            return _refused(exc, request)
+        services.round_publish(round=rnd, by=request.user)
         return Response(
             RoundSerializer(selectors.round_get(tournament, rnd.number, manager=True)).data
         )
@@ -323,8 +300,5 @@ class TournamentViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         """The standings after the complete rounds (or after round ``?after=n``)."""
         tournament = self.get_object()
         raw = request.query_params.get("after", "")
-        try:
-            after, lines = pairing.standings_after(tournament, int(raw) if raw.isdigit() else None)
-        except TournamentError as exc:
-            return _refused(exc, request)
+        after, lines = pairing.standings_after(tournament, int(raw) if raw.isdigit() else None)
         return Response(StandingsSerializer({"after_round": after, "standings": lines}).data)

@@ -9,7 +9,6 @@ from django.db import transaction
 from django.db.models import Max
 
 from federation.models import Club, Player
-from scoring.engine.common import RecordError
 from scoring.errors import MatchRejected
 from scoring.services import Recorded, match_record
 from tournaments.errors import TableRejected
@@ -94,7 +93,7 @@ def round_match_record(
     """
     tournament = round.tournament
     if _game_key(record) != tournament.game.key or tournament.club_id != club.id:
-        raise MatchRejected(RecordError("round-other-game"))
+        raise MatchRejected("round-other-game")
     handles = {str(h).lower() for h in record.get("players") or []}
     seated: set[str] = set()
     for table in round.tables.prefetch_related("seats__player"):

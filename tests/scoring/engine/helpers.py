@@ -1,7 +1,7 @@
 """Test helpers shared by the engine tests: replay checks and JSON fuzz strategies.
 
 * **well formed** — whatever the input, a replay object is valid or invalid, dumps
-  as JSON, and an invalid one names a code of the catalogue (``scoring.messages``)
+  as JSON, and an invalid one names a code of the catalogue (``core.catalogue``)
   with every parameter its template uses, and no words in its parameters.
 * **fuzz values** — arbitrary JSON (nested lists and objects, huge integers,
   floats) salted with a game's own words so that some draws come close to a record.
@@ -16,9 +16,9 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from core.catalogue import render, template_fields
 from scoring.engine import available_games
 from scoring.engine import replay as dispatch
-from scoring.messages import render, template_fields
 
 Replay = Callable[[Any], dict[str, Any]]
 Strategy = st.SearchStrategy[Any]

@@ -13,6 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from core.catalogue import MESSAGES, render
 from scoring.engine import replay as dispatch
 from scoring.engine.astronomy import (
     Position,
@@ -26,7 +27,6 @@ from scoring.engine.astronomy import (
 from scoring.engine.astronomy.board import COL, ROW, index
 from scoring.engine.astronomy.record import check_move, placements
 from scoring.engine.common import RecordError
-from scoring.messages import MESSAGES, render
 
 ROOT = Path(__file__).resolve().parents[3]
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

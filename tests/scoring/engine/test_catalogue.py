@@ -1,4 +1,4 @@
-"""The engines carry no words: codes and vocabulary keys, all in ``scoring.messages``.
+"""The engines carry no words: codes and vocabulary keys, all in ``core.catalogue``.
 
 Read from the source: every code an engine (or the service) raises and every
 vocabulary key it names has its template; every template formats; the engines
@@ -14,10 +14,7 @@ from string import Formatter
 
 import pytest
 
-from scoring.engine import GAME_KEYS
-from scoring.engine.common import A_HUGE_NUMBER, A_LIST, AN_OBJECT, RecordError, run, show
-from scoring.engine.divisor.sets import label
-from scoring.messages import (
+from core.catalogue import (
     GAME_NAMES,
     KEYED,
     MESSAGES,
@@ -29,13 +26,16 @@ from scoring.messages import (
     template_fields,
     with_message,
 )
+from scoring.engine import GAME_KEYS
+from scoring.engine.common import A_HUGE_NUMBER, A_LIST, AN_OBJECT, RecordError, run, show
+from scoring.engine.divisor.sets import label
 
 ROOT = Path(__file__).resolve().parents[3]
 ENGINE = ROOT / "scoring" / "engine"
 ENGINE_SOURCES = sorted(ENGINE.rglob("*.py"))
 #: every module that makes a RecordError, besides the engines
 EDGE_SOURCES = [ROOT / "scoring" / "__main__.py", ROOT / "scoring" / "services.py"]
-EDGE_SOURCES += [ROOT / "tournaments" / "services.py"]
+EDGE_SOURCES += sorted((ROOT / "tournaments" / "services").glob("*.py"))
 
 
 def source(paths: list[Path]) -> str:
@@ -43,7 +43,7 @@ def source(paths: list[Path]) -> str:
 
 
 def codes_raised(text: str) -> set[str]:
-    codes = set(re.findall(r'RecordError\(\s*"([a-z0-9-]+)"', text))
+    codes = set(re.findall(r'(?:RecordError|MatchRejected|TableRejected)\(\s*"([a-z0-9-]+)"', text))
     codes |= set(re.findall(r'return "([a-z0-9-]+)", \{', text))  # dominyam's pair_defect
     return codes
 

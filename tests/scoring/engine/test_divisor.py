@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from core.catalogue import MESSAGES, with_message
 from scoring.engine import replay as dispatch
 from scoring.engine.divisor import hand_size, random_record, read_divisor_rules, replay
-from scoring.messages import MESSAGES, with_message
 
 ROOT = Path(__file__).resolve().parents[3]
 

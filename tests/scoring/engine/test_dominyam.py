@@ -12,6 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from core.catalogue import MESSAGES
 from scoring.engine import replay as dispatch
 from scoring.engine.dominyam import (
     legal_meals,
@@ -22,7 +23,6 @@ from scoring.engine.dominyam import (
     replay,
 )
 from scoring.engine.dominyam.tiles import NAMES, PIPS, TILES, tile_index
-from scoring.messages import MESSAGES
 
 FAST = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
