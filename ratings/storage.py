@@ -22,6 +22,7 @@ from datetime import date
 from operator import attrgetter
 
 import numpy as np
+import psycopg
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Exists, Field, Max, Model, OuterRef
 from django.db.models.functions import Coalesce
@@ -186,8 +187,18 @@ def _read_part(cursor, params: dict, part: int, parts: int) -> bytes:
         cursor.execute("SET LOCAL enable_nestloop = off")
         cursor.execute("SET LOCAL max_parallel_workers_per_gather = 0")
         cursor.execute("SET LOCAL jit = off")
-    with cursor.copy(_window_sql(parts > 1), {**params, "part": part, "parts": parts}) as copy:
+    statement = _bound(cursor, _window_sql(parts > 1), {**params, "part": part, "parts": parts})
+    with cursor.copy(statement) as copy:
         return b"".join(copy)
+
+
+def _bound(cursor, statement: str, params: dict) -> str:
+    """``statement`` with ``params`` bound as literals, as psycopg itself binds a COPY's
+    parameters (COPY takes none on the server): the COPY is then run by the statement
+    alone, which is all the debug wrapper Django puts on a cursor with DEBUG on passes
+    to ``copy()`` (it takes no parameters)."""
+    with psycopg.ClientCursor(cursor.connection) as client:
+        return client.mogrify(statement, params)
 
 
 def _window_parts(params: dict, parts: int) -> list[dict[str, np.ndarray]]:

@@ -236,3 +236,32 @@ def test_a_list_naming_a_missing_player_is_refused_whole(federation, monkeypatch
         ranking_publish(game=Game.objects.get(key="divisor"), month=OCT)
     assert not RankingEntry.objects.exists()
     assert not RankingList.objects.filter(month=OCT).exists()
+
+
+@pytest.mark.parametrize("in_a_transaction", [True, False], ids=["one statement", "in parts"])
+def test_the_month_close_runs_the_same_with_debug_on(request, settings, in_a_transaction):
+    """``DEBUG=1 manage.py publish_rankings`` (issue 20, defect 16): with DEBUG on,
+    Django wraps the cursor in its debug wrapper, whose ``copy()`` takes a statement
+    and no parameters. The window's COPY must run through it all the same (both ways
+    of reading it), and the list must be the one published with DEBUG off."""
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    request.getfixturevalue("db" if in_a_transaction else "transactional_db")
+    club, handles = request.getfixturevalue("federation")
+    record_month(club=club, handles=handles, month=OCT, count=30, seed=11)
+    settings.DEBUG = True
+    out = StringIO()
+    call_command("publish_rankings", "--game", "divisor", "--month", "2026-10", stdout=out)
+    assert "divisor 2026-10: published (revision 1" in out.getvalue()
+    assert any(query["sql"].startswith("\nCOPY (") for query in connection.queries)
+    settings.DEBUG = False
+    game = Game.objects.get(key="divisor")
+    again = ranking_publish(game=game, month=OCT, force=True).ranking
+    first = RankingList.objects.get(game=game, month=OCT, revision=1)
+    fields = ("player_id", "rank", "fladub", "mu", "sigma", "results_counted", "provisional")
+    assert list(first.entries.order_by("position").values_list(*fields)) == list(
+        again.entries.order_by("position").values_list(*fields)
+    )
+    assert (first.inputs_hash, first.results_counted) == (again.inputs_hash, 30)
