@@ -11,9 +11,10 @@ import time_machine
 
 from federation.models import Game
 from federation.months import month_index
+from ratings.close import ranking_params
 from ratings.engine.ranking import compute_ranking
 from ratings.models import RankingList, RankingRun
-from ratings.services import ranking_params, ranking_publish
+from ratings.services import ranking_publish
 from ratings.storage import month_results
 from tests.builders import BERLIN, record_month
 
@@ -181,7 +182,7 @@ def without_the_month_lock(monkeypatch):
     def no_lock(game, month):
         yield
 
-    monkeypatch.setattr("ratings.services.month_lock", no_lock)
+    monkeypatch.setattr("ratings.close.month_lock", no_lock)
 
 
 @pytest.mark.django_db(transaction=True)

@@ -16,10 +16,11 @@ from django.db.models import ProtectedError
 from federation.models import Game, Player
 from federation.months import first_day, month_index
 from ratings import storage
+from ratings.close import _read_inputs, ranking_params
 from ratings.engine.params import Params
 from ratings.engine.results import Result, ResultColumns, ResultList, canonical_json
 from ratings.models import RankingEntry, RankingList, RankingRun
-from ratings.services import _read_inputs, ranking_params, ranking_publish
+from ratings.services import ranking_publish
 from ratings.storage import (
     _window_columns,
     _window_rows_orm,
