@@ -79,7 +79,8 @@ from ratings.engine.schedule import Schedule
 from ratings.engine.wire import pack, unpack
 from ratings.locking import MonthLocked, claim_month, month_lock
 from ratings.models import RankingList, RankingRun
-from ratings.storage import inputs_hash, month_columns, store_list
+from ratings.publication import list_parts_store, store_list
+from ratings.storage import inputs_hash, month_columns
 
 logger = logging.getLogger(__name__)
 
@@ -174,28 +175,6 @@ def _publish(
     RankingRun.objects.filter(pk=run.pk).update(players_done=F("players_total"))
     logger.info("published %s with %d entries", ranking, len(computed.entries))
     return _finish(run, RankingRun.Status.PUBLISHED, message, ranking=ranking)
-
-
-#: a page mark every this many entries of a part (``RankingList.page_marks``)
-MARK_STEP = 100
-
-
-def list_parts_store(ranking: RankingList, provisional: list[bool]) -> None:
-    """Store the sizes of ``ranking``'s two parts (ranked, provisional) and their page
-    marks: the position of every ``MARK_STEP``-th entry of each part. Positions are
-    dense over the whole list, but the two parts interleave, so a page of one part
-    starts at a mark and skips fewer than ``MARK_STEP`` entries (``ratings.selectors.
-    ListPart``), at any depth. ``provisional``: each entry's flag, in position order."""
-    flags = np.asarray(provisional, dtype=bool)
-    positions = np.arange(1, flags.size + 1)
-    ranked, listed = positions[~flags], positions[flags]
-    ranking.ranked_count, ranking.provisional_count = int(ranked.size), int(listed.size)
-    ranking.page_marks = {
-        "step": MARK_STEP,
-        "ranked": ranked[::MARK_STEP].tolist(),
-        "provisional": listed[::MARK_STEP].tolist(),
-    }
-    ranking.save(update_fields=["ranked_count", "provisional_count", "page_marks"])
 
 
 def _finish(

@@ -15,7 +15,7 @@ from django.db.models import ProtectedError
 
 from federation.models import Game, Player
 from federation.months import first_day, month_index
-from ratings import storage
+from ratings import publication, storage
 from ratings.close import _read_inputs, ranking_params
 from ratings.engine.params import Params
 from ratings.engine.results import Result, ResultColumns, ResultList, canonical_json
@@ -224,7 +224,7 @@ def test_a_list_naming_a_missing_player_is_refused_whole(federation, monkeypatch
     with nothing stored."""
     club, handles = federation
     record_month(club=club, handles=handles[:6], month=OCT, count=20, seed=10)
-    copy = storage._copy_entries
+    copy = publication._copy_entries
 
     def with_a_stranger(columns):
         values, null = columns["player"]
@@ -232,7 +232,7 @@ def test_a_list_naming_a_missing_player_is_refused_whole(federation, monkeypatch
         values[0] = Player.objects.order_by("-pk").values_list("pk", flat=True)[0] + 999
         copy({**columns, "player": (values, null)})
 
-    monkeypatch.setattr(storage, "_copy_entries", with_a_stranger)
+    monkeypatch.setattr(publication, "_copy_entries", with_a_stranger)
     with pytest.raises(IntegrityError, match="does not exist"):
         ranking_publish(game=Game.objects.get(key="divisor"), month=OCT)
     assert not RankingEntry.objects.exists()
