@@ -1,8 +1,8 @@
 """Writes of the ranking: publishing a month's list (the month close) and queueing runs.
 
 ``ranking_publish`` publishes a list in this process (the ``publish_rankings``
-command, the tests), ``run_publish`` a queued run (its task, ``ratings.tasks.
-publish_ranking``): in the task's process, or fanned out to the workers with
+command, the tests); ``run_publish`` publishes a queued run for its task
+(``publish_ranking``), in the task's process or fanned out to the workers with
 ``RANKING_FAN_OUT``. Both refuse a month whose deadline has not passed, then hand the
 run to the month close, whose steps ``ratings.close`` owns. The other services queue
 runs (after commit) for the beat job, the admin's re-runs and first runs, and send

@@ -226,6 +226,22 @@ def test_the_task_retries_only_transient_database_errors():
 
 
 @pytest.mark.django_db
+def test_the_task_publishes_a_queued_run_in_its_process_once(federation):
+    """Without ``RANKING_FAN_OUT`` the task closes the month in its own process; the
+    same message delivered again finds the work done."""
+    from ratings.tasks import publish_ranking
+
+    club, handles = federation
+    record_month(club=club, handles=handles, month=OCT, count=20, seed=12)
+    run = RankingRun.objects.create(game=Game.objects.get(key="divisor"), month=OCT)
+    summary = publish_ranking.apply(args=(run.pk,)).get()
+    assert (summary["status"], summary["revision"]) == ("published", 1)
+    assert summary["players_done"] == summary["players_total"] == len(handles)
+    assert publish_ranking.apply(args=(run.pk,)).get() == summary
+    assert RankingList.objects.count() == 1
+
+
+@pytest.mark.django_db
 def test_publish_rankings_command(federation):
     from io import StringIO
 
