@@ -9,7 +9,8 @@ refuses open months): load the window from the database as columns (``month_colu
 hash the inputs, compute the list (``compute_ranking``) and store the ~100,000 entries
 in one transaction (``_publish``: ``store_list``'s COPY, indexes and ANALYZE, the
 list's counts, and the commit with its deferred foreign-key checks). Each step is the
-service's own function, wrapped where ``ranking_publish`` calls it (``Timed``).
+close's own function, wrapped where the orchestrator (``ratings.close``) calls it
+(``Timed``).
 
 The script creates its own database (``quotient_bench`` by default; dropped and
 recreated on every run unless ``--keep``), migrates it, and bulk-loads the federation
@@ -50,6 +51,8 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import importlib
+import importlib.util
 import json
 import os
 import subprocess
@@ -322,8 +325,8 @@ def load(fed: Federation, club_id: int, game_id: int, start: int, stop: int) -> 
 # -- timing --------------------------------------------------------------------------------
 
 
-#: the steps ranking_publish calls, each a function of ratings.services, by the first
-#: of its names the service has: the window is read as columns (``month_columns``;
+#: the steps of the close, each a function of ratings.close (of ratings.services before
+#: the close had a module of its own), by the first of its names it has: the window is read as columns (``month_columns``;
 #: ``month_results`` in older versions), and the store step is ``_publish``: writing
 #: the list (``store_list``: the COPY, the indexes, ANALYZE), its counts and the commit,
 #: at which PostgreSQL checks the deferred foreign keys of every entry
@@ -377,18 +380,19 @@ def spent(start, stop) -> tuple[float, float, float | None]:
 
 
 class Timed:
-    """Wraps the steps ranking_publish calls (module attributes of ratings.services)."""
+    """Wraps the steps the close calls (module attributes of ``ratings.close``, or of
+    ``ratings.services`` in versions before it), to time the code of either."""
 
     def __init__(self, clock: Clock) -> None:
-        from ratings import services
-
-        self.services, self.clock, self.steps, self.saved = services, clock, {}, {}
+        name = "ratings.close" if importlib.util.find_spec("ratings.close") else "ratings.services"
+        self.services = importlib.import_module(name)
+        self.clock, self.steps, self.saved = clock, {}, {}
 
     def __enter__(self) -> Timed:
         for names, label in STEPS:
             attribute = next((n for n in names if hasattr(self.services, n)), None)
             if attribute is None:
-                raise SystemExit(f"ratings.services has none of {names} (the {label} step)")
+                raise SystemExit(f"{self.services.__name__} has none of {names} ({label})")
             fn = self.saved[attribute] = getattr(self.services, attribute)
             setattr(self.services, attribute, self._wrap(label, fn))
         return self
@@ -473,9 +477,10 @@ def publish_once(game, clock: Clock) -> tuple[tuple, dict[str, tuple], object]:
 
 def verify(fed: Federation, size: int, ranking) -> str:
     """The stored list against compute_ranking on the generated results."""
+    from ratings.close import ranking_params
     from ratings.engine.ranking import compute_ranking
     from ratings.engine.results import window_results
-    from ratings.services import inputs_hash, ranking_params
+    from ratings.storage import inputs_hash
 
     params = ranking_params()
     window = window_results(fed.results(size), MONTH_INDEX, params)
@@ -628,6 +633,7 @@ def close_every_size(args, fed: Federation, game, club, loaded: int) -> tuple[li
         check = "not verified" if args.no_verify else verify(fed, size, ranking)
         print(f"  {size:>9,} results: {check}")
         in_process = fingerprint(ranking, args.dump, str(size))
+        entries = ranking.entries.count()  # before a fanned-out run replaces the list
         print(f"  {size:>9,} results: list sha256 {in_process}")
         if args.fan_out:
             seconds, run = publish_fanned_out(game)
@@ -639,7 +645,7 @@ def close_every_size(args, fed: Federation, game, club, loaded: int) -> tuple[li
             )
             if fanned != in_process:
                 raise SystemExit("the fanned-out list differs from the in-process one")
-        rows.append((size, runs, ranking.results_counted, ranking.entries.count()))
+        rows.append((size, runs, ranking.results_counted, entries))
     return rows, loaded
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.core import checks
 from django.core.exceptions import ImproperlyConfigured
 
-from ratings.services import ranking_params
+from ratings.close import ranking_params
 
 
 @checks.register()

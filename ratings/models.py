@@ -56,7 +56,7 @@ class RankingEntry(models.Model):
         RankingList, on_delete=models.CASCADE, related_name="entries", db_index=False
     )
     # No database foreign key: its check locks each of a list's 100,000 players one by
-    # one at the publishing commit (~3 s of the month close). ``ratings.storage``
+    # one at the publishing commit (~3 s of the month close). ``ratings.publication``
     # checks a new list's players in one query under a table lock instead, and a
     # trigger (migration 0006) refuses to delete a player some list names; the ORM's
     # PROTECT stays.

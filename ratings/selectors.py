@@ -80,7 +80,7 @@ def ranking_entries(ranking: RankingList, *, provisional: bool) -> QuerySet[Rank
 class ListPart:
     """One part of a published list (its ranked or its provisional entries, by
     position) as a sequence a ``Paginator`` pages without a COUNT: the part's size and
-    page marks were stored at publication (``ratings.services.list_parts_store``). A
+    page marks were stored at publication (``ratings.publication.list_parts_store``). A
     slice starts at the mark before it, an index range on (ranking, provisional,
     position), and skips fewer than a mark step of entries: one cheap query at any
     depth."""

@@ -1,37 +1,33 @@
-"""Reading a month's results from the database and writing a published list.
+"""Reading a month's results from the database: the window of a list, and its hash.
 
-The month close reads up to a million matches and writes a hundred thousand entries,
-so on PostgreSQL both directions go between the database and numpy arrays in the
-binary COPY format, without a Python object per row: the window is read as columns
-(``month_columns``: one statement, one row of aggregates, read in place by numpy),
-hashed from them (``inputs_hash``), and the entries are written by one COPY whose rows
-numpy lays out (``store_list``). SQLite (the quick start) takes the portable ORM path.
+The month close reads up to a million matches, so on PostgreSQL they go from the
+database to numpy arrays in the binary COPY format, without a Python object per row:
+the window is read as columns (``month_columns``: one statement, one row of
+aggregates, read in place by numpy) and hashed from them (``inputs_hash``). SQLite
+(the quick start) takes the portable ORM path. The list is written back by
+``ratings.publication``, by COPY too.
 """
 
 from __future__ import annotations
 
 import gc
 import hashlib
-import itertools
 import json
 import re
 from collections.abc import Iterator, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from datetime import date
-from operator import attrgetter
 
 import numpy as np
-from django.db import IntegrityError, connection, transaction
-from django.db.models import Exists, Field, Max, Model, OuterRef
-from django.db.models.functions import Coalesce
-from django.utils import timezone
+import psycopg
+from django.db import connection, transaction
+from django.db.models import Field, Model
 
-from federation.models import Game, Player
-from federation.months import first_day, month_index, previous_month
-from ratings.engine.params import ENGINE_VERSION, Params
+from federation.models import Game
+from federation.months import first_day, month_index
+from ratings.engine.params import Params
 from ratings.engine.results import Result, ResultColumns, ResultList, canonical_json
-from ratings.models import RankingEntry, RankingList
 from scoring.models import Match, MatchSeat
 
 
@@ -112,13 +108,13 @@ def _window_sql(split: bool = False) -> str:
     names = {
         "match": q(Match._meta.db_table),
         "seat_table": q(MatchSeat._meta.db_table),
-        "match_pk": _column(Match, "id"),
-        "seat_match": _column(MatchSeat, "match"),
+        "match_pk": quoted_column(Match, "id"),
+        "seat_match": quoted_column(MatchSeat, "match"),
         **{
-            name: _column(Match, name)
+            name: quoted_column(Match, name)
             for name in ("played_on", "fingerprint", "counted_month", "game", "finished", "status")
         },
-        **{name: _column(MatchSeat, name) for name in ("player", "seat", "rank")},
+        **{name: quoted_column(MatchSeat, name) for name in ("player", "seat", "rank")},
     }
     # the seats' own filter too, so that only their part is probed in the hash join
     match_part = _PART.format(table="m", column=names["match_pk"]) if split else ""
@@ -127,16 +123,17 @@ def _window_sql(split: bool = False) -> str:
     return _WINDOW_SQL.format(matches=matches, seat_part=seat_part, **names)
 
 
-def _field(model: type[Model], name: str) -> Field:
+def concrete_field(model: type[Model], name: str) -> Field:
+    """The field ``name`` of ``model``, which must have a column of its own."""
     field = model._meta.get_field(name)
     if not isinstance(field, Field):
         raise TypeError(f"{model.__name__}.{name} is not a concrete field")
     return field
 
 
-def _column(model: type[Model], name: str) -> str:
+def quoted_column(model: type[Model], name: str) -> str:
     """The quoted column name of a concrete field of ``model``."""
-    column = _field(model, name).column
+    column = concrete_field(model, name).column
     if column is None:
         raise TypeError(f"{model.__name__}.{name} has no column")
     return connection.ops.quote_name(column)
@@ -186,8 +183,18 @@ def _read_part(cursor, params: dict, part: int, parts: int) -> bytes:
         cursor.execute("SET LOCAL enable_nestloop = off")
         cursor.execute("SET LOCAL max_parallel_workers_per_gather = 0")
         cursor.execute("SET LOCAL jit = off")
-    with cursor.copy(_window_sql(parts > 1), {**params, "part": part, "parts": parts}) as copy:
+    statement = _bound(cursor, _window_sql(parts > 1), {**params, "part": part, "parts": parts})
+    with cursor.copy(statement) as copy:
         return b"".join(copy)
+
+
+def _bound(cursor, statement: str, params: dict) -> str:
+    """``statement`` with ``params`` bound as literals, as psycopg itself binds a COPY's
+    parameters (COPY takes none on the server): the COPY is then run by the statement
+    alone, which is all the debug wrapper Django puts on a cursor with DEBUG on passes
+    to ``copy()`` (it takes no parameters)."""
+    with psycopg.ClientCursor(cursor.connection) as client:
+        return client.mogrify(statement, params)
 
 
 def _window_parts(params: dict, parts: int) -> list[dict[str, np.ndarray]]:
@@ -237,13 +244,14 @@ def _joined(rows: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
     return {name: np.concatenate([row[name] for row in rows]) for name, _ in _WINDOW_COLUMNS}
 
 
-_COPY_SIGNATURE = b"PGCOPY\n\xff\r\n\x00"
+#: how a binary COPY starts (then its flags and header extension: ``_copy_row``)
+COPY_SIGNATURE = b"PGCOPY\n\xff\r\n\x00"
 
 
 def _copy_row(data: bytes) -> dict[str, np.ndarray]:
     """The fields of the one row of a binary COPY, by name, as arrays of the types of
     ``_WINDOW_COLUMNS`` (a NULL, the aggregate of no rows, is empty)."""
-    if not data.startswith(_COPY_SIGNATURE):
+    if not data.startswith(COPY_SIGNATURE):
         raise ValueError("not a binary COPY")
     view = memoryview(data)
     extension = int.from_bytes(view[15:19], "big")
@@ -396,207 +404,3 @@ def inputs_hash(results: Sequence[Result] | ResultColumns, params: Params) -> st
     for block in canonical_json(results):
         digest.update(block)
     return digest.hexdigest()
-
-
-#: the columns of a stored entry, in the order ``_copy_entries`` writes them
-_ENTRY_FIELDS = (
-    "ranking",
-    "player",
-    "position",
-    "rank",
-    "fladub",
-    "mu",
-    "sigma",
-    "results_counted",
-    "provisional",
-    "movement",
-)
-
-#: an entry column: its values, and where it is NULL (None: nowhere)
-Column = tuple[np.ndarray, np.ndarray | None]
-
-
-@transaction.atomic
-def store_list(
-    game: Game, month: date, computed, digest: str | Future[str], results_count: int
-) -> RankingList:
-    """Publish ``computed`` as the next revision of (game, month), entries and all.
-
-    On PostgreSQL the ~100,000 entries go in as one binary COPY built by numpy (no
-    object or SQL literal per entry); the rest of the step is the server's: five
-    indexes per entry, at commit the deferred check of each entry's list, and one
-    set-based check of all their players (``_check_players``, under ``_lock_players``,
-    in place of a foreign key checked row by row).
-    The table is analysed in the same transaction (``_analyze_entries``). A ``digest``
-    still being computed (a future) is waited for only once the entries are in, and
-    stored in the same transaction: the list is never seen without it.
-    """
-    revision = (
-        RankingList.objects.filter(game=game, month=month).aggregate(top=Max("revision"))["top"]
-        or 0
-    ) + 1
-    ranking = RankingList.objects.create(
-        game=game,
-        month=month,
-        revision=revision,
-        published_at=timezone.now(),
-        inputs_hash=digest if isinstance(digest, str) else "",
-        parameters=computed.params.as_dict(),
-        engine_version=ENGINE_VERSION,
-        results_counted=results_count,
-    )
-    columns = _entry_columns(ranking.pk, computed.entries, _previous_ranks(game, month))
-    if connection.vendor == "postgresql":
-        _lock_players()
-        _copy_entries(columns)
-        _check_players(ranking)
-        _analyze_entries()
-    else:  # the quick start (SQLite)
-        _create_entries(columns)
-    if not isinstance(digest, str):
-        ranking.inputs_hash = digest.result()
-        ranking.save(update_fields=["inputs_hash"])
-    return ranking
-
-
-def _previous_ranks(game: Game, month: date) -> tuple[np.ndarray, np.ndarray] | None:
-    """Players and ranks (-1: unranked) of the latest list of the month before."""
-    previous = previous_month(month)
-    latest = RankingList.objects.filter(game=game, month=previous).order_by("-revision").first()
-    if latest is None:
-        return None
-    # rank >= 0 is a constraint: -1 stands for NULL
-    rows = latest.entries.order_by().values_list("player_id", Coalesce("rank", -1))
-    flat = itertools.chain.from_iterable(rows.iterator(chunk_size=20_000))
-    table = np.fromiter(flat, np.int64).reshape(-1, 2)
-    return table[:, 0], table[:, 1]
-
-
-def _entry_columns(
-    ranking: int, entries, previous: tuple[np.ndarray, np.ndarray] | None
-) -> dict[str, Column]:
-    """The stored columns of ``entries`` (in list order), movement included: places
-    gained since ``previous`` where the player was ranked in both (``movement``)."""
-    n = len(entries)
-    players = np.fromiter(map(int, map(attrgetter("player"), entries)), np.int64, n)
-    ranks = np.fromiter(
-        (-1 if r is None else r for r in map(attrgetter("rank"), entries)), np.int64, n
-    )
-    moved = np.zeros(n, dtype=bool)
-    change = np.zeros(n, dtype=np.int64)
-    if previous is not None and previous[0].size:
-        order = np.argsort(previous[0])
-        known, known_ranks = previous[0][order], previous[1][order]
-        at = np.minimum(np.searchsorted(known, players), known.size - 1)
-        before = np.where(known[at] == players, known_ranks[at], -1)
-        moved = (before >= 0) & (ranks >= 0)
-        change = np.where(moved, before - ranks, 0)
-
-    def values(name: str, kind: type) -> np.ndarray:
-        return np.fromiter(map(attrgetter(name), entries), kind, n)
-
-    return {
-        "ranking": (np.full(n, ranking, np.int64), None),
-        "player": (players, None),
-        "position": (np.arange(1, n + 1), None),
-        "rank": (np.maximum(ranks, 0), ranks < 0),
-        "fladub": (values("fladub", np.int64), None),
-        "mu": (values("mu", np.float64), None),
-        "sigma": (values("sigma", np.float64), None),
-        "results_counted": (values("results_counted", np.int64), None),
-        "provisional": (values("provisional", np.bool_), None),
-        "movement": (change, ~moved),
-    }
-
-
-#: PostgreSQL's binary form of the entry columns' types
-_BINARY = {"bigint": ">i8", "integer": ">i4", "double precision": ">f8", "boolean": "?"}
-
-
-def _copy_entries(columns: dict[str, Column]) -> None:
-    """One ``COPY ... FROM STDIN (FORMAT binary)``, its rows laid out by numpy: each
-    row a field count, then per field its length and big-endian value; a NULL is
-    length -1 and no value (dropped from the row by a byte mask)."""
-    kinds = [
-        _BINARY[_field(RankingEntry, name).db_type(connection) or ""] for name in _ENTRY_FIELDS
-    ]
-    layout = [("fields", ">i2")]
-    for i, kind in enumerate(kinds):
-        layout += [(f"length{i}", ">i4"), (f"value{i}", kind)]
-    rows = np.zeros(len(columns["player"][0]), np.dtype(layout))
-    rows["fields"] = len(kinds)
-    keep = np.ones((rows.size, rows.dtype.itemsize), dtype=bool)
-    offset = 2  # after the field count
-    for i, name in enumerate(_ENTRY_FIELDS):
-        values, null = columns[name]
-        size = np.dtype(kinds[i]).itemsize
-        rows[f"value{i}"] = values
-        rows[f"length{i}"] = size
-        offset += 4
-        if null is not None:
-            rows[f"length{i}"][null] = -1
-            keep[null, offset : offset + size] = False
-        offset += size
-    body = rows.view(np.uint8).reshape(rows.size, rows.dtype.itemsize)[keep]
-    sql = "COPY {} ({}) FROM STDIN (FORMAT binary)".format(
-        connection.ops.quote_name(RankingEntry._meta.db_table),
-        ", ".join(_column(RankingEntry, name) for name in _ENTRY_FIELDS),
-    )
-    with connection.cursor() as cursor, cursor.copy(sql) as copy:
-        copy.write(_COPY_SIGNATURE + bytes(8) + body.tobytes() + b"\xff\xff")
-
-
-def _lock_players() -> None:
-    """Keep the players table from writes (reads go on) until the list is committed:
-    no player the list names can be deleted between ``_check_players`` and the commit.
-    It stands in for the entries' foreign key, whose check locks each of the list's
-    100,000 players one by one (~3 s of the month close); player edits wait for the
-    end of the store step (a few seconds, once a month)."""
-    table = connection.ops.quote_name(Player._meta.db_table)
-    with connection.cursor() as cursor:
-        cursor.execute(f"LOCK TABLE {table} IN SHARE MODE")
-
-
-def _check_players(ranking: RankingList) -> None:
-    """Every player ``ranking`` names exists (one anti-join): ``IntegrityError``
-    otherwise, and the publishing transaction stores nothing."""
-    missing = (
-        RankingEntry.objects.filter(ranking=ranking)
-        .exclude(Exists(Player.objects.filter(pk=OuterRef("player_id"))))
-        .values_list("player_id", flat=True)
-        .first()
-    )
-    if missing is not None:
-        raise IntegrityError(
-            f"ranking list {ranking.pk} names player {missing}, who does not exist"
-        )
-
-
-def _analyze_entries() -> None:
-    """``ANALYZE`` the entries table, so that the planner knows the new list as soon as
-    it is published: a list is 100,000 rows at once, and autovacuum may not analyse
-    the table for a long time, while the pages read a list by ranges of it. Run in the
-    publishing transaction, it samples the new rows too (its own, not yet committed)
-    and its statistics are committed with them; it samples a bounded number of rows
-    (``default_statistics_target``), so it costs the same on a table of any size."""
-    with connection.cursor() as cursor:
-        cursor.execute(f"ANALYZE {connection.ops.quote_name(RankingEntry._meta.db_table)}")
-
-
-def _create_entries(columns: dict[str, Column]) -> None:
-    """The portable way (the quick start): model instances and ``bulk_create``."""
-    names = [
-        f"{name}_id" if RankingEntry._meta.get_field(name).is_relation else name
-        for name in _ENTRY_FIELDS
-    ]
-    lists = []
-    for name in _ENTRY_FIELDS:
-        values, null = columns[name]
-        column = values.tolist()
-        for i in [] if null is None else np.flatnonzero(null).tolist():
-            column[i] = None
-        lists.append(column)
-    RankingEntry.objects.bulk_create(
-        (RankingEntry(**dict(zip(names, row, strict=True))) for row in zip(*lists, strict=True)),
-        batch_size=5_000,
-    )

@@ -32,6 +32,7 @@ from ratings.caching import (
     published_list,
     tag,
 )
+from ratings.close import ranking_params
 from ratings.engine.params import weight
 from ratings.models import RankingEntry, RankingList
 from ratings.selectors import (
@@ -44,7 +45,6 @@ from ratings.selectors import (
     ranking_months,
     ranking_part,
 )
-from ratings.services import ranking_params
 
 PER_PAGE = 100
 #: the filters of a list's page, and the longest value each keeps

@@ -125,7 +125,7 @@ def compute_ranking(
 
     Each batch is cut, in canonical order, into chunks of ``chunk_size`` results;
     ``map_fn(rate_chunk, tasks)`` rates them (builtin ``map`` or a process pool's map;
-    the month close's Celery tasks walk the same :class:`Schedule` one chord per batch).
+    the month close fanned out walks the same :class:`Schedule` one chord per batch).
     The list is the same, bit for bit, for any ``map_fn``, chunk size and entry order.
     """
     schedule = Schedule.build(results, month, params or Params(), chunk_size)

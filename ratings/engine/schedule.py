@@ -10,11 +10,11 @@ its batches oldest first::
         sigma, tasks = schedule.open(batch, mu, sigma)
         mu, sigma = combine_arrays(mu, sigma, map(rate_chunk, tasks))
 
-``compute_ranking`` walks it in one process. The month close's Celery tasks walk it
-one chord per batch, handing the rest of the schedule (:meth:`Schedule.after`) and the
-state from one step to the next as JSON (floats survive JSON exactly). Both make the
-same calls on the same numbers, so both give the same bits (arrays travel as their
-bytes, ``wire.pack``).
+``compute_ranking`` walks it in one process. The month close fanned out
+(``ratings.close``) walks it one Celery chord per batch, handing the rest of the
+schedule (:meth:`Schedule.after`) and the state from one step to the next as JSON.
+Both make the same calls on the same numbers, so both give the same bits (arrays travel
+as their bytes, ``wire.pack``).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Fill the part sizes and page marks of the lists published before they were stored
-(``ratings.services.list_parts_store`` does it at publication since)."""
+(``ratings.publication.list_parts_store`` does it at publication since)."""
 
 from django.db import migrations
 

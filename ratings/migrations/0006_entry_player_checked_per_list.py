@@ -2,7 +2,7 @@
 100,000 players one by one at the publishing commit), replaced by
 
 * at publication, one set-based check of the new list's players under a lock that
-  keeps the players table from deletions until the commit (``ratings.storage``);
+  keeps the players table from deletions until the commit (``ratings.publication``);
 * here, on PostgreSQL, a trigger that refuses to delete a player (or change its id)
   while a ranking list names it, whatever deletes it (the ORM's PROTECT refuses first).
 """

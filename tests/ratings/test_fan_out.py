@@ -12,9 +12,10 @@ import pytest
 
 from federation.models import Game
 from quotient.celery import app
+from ratings.close import Step, batch_chord, ranking_store
 from ratings.models import RankingList, RankingRun
-from ratings.services import ranking_publish, ranking_store
-from ratings.tasks import Step, batch_chord, publish_ranking
+from ratings.services import ranking_publish
+from ratings.tasks import publish_ranking
 from tests.builders import BERLIN, record_month
 
 AUG, SEP, OCT = dt.date(2026, 8, 1), dt.date(2026, 9, 1), dt.date(2026, 10, 1)

@@ -13,7 +13,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from federation.models import Game, Player
-from ratings import services
+from ratings import publication
 from ratings.services import ranking_publish
 from tests.builders import record_month
 
@@ -26,7 +26,7 @@ URL = "/api/v1/rankings/divisor/2026-10/"
 def october(federation, monkeypatch):
     """Twelve players, some provisional; page marks every 3 entries (so that small
     lists cross marks)."""
-    monkeypatch.setattr(services, "MARK_STEP", 3)
+    monkeypatch.setattr(publication, "MARK_STEP", 3)
     club, handles = federation
     with time_machine.travel(AFTER, tick=False):
         record_month(club=club, handles=handles[:9], month=OCT, count=40, seed=3)

@@ -15,9 +15,10 @@ import pytest
 
 from federation.models import Game
 from federation.months import month_index
+from ratings.close import ranking_params
 from ratings.engine.ranking import compute_ranking
 from ratings.models import RankingList, RankingRun
-from ratings.services import ranking_params, ranking_publish
+from ratings.services import ranking_publish
 from ratings.storage import month_results
 from ratings.tasks import close_previous_month
 from tests.builders import record_month
@@ -71,7 +72,7 @@ def test_a_chunk_failing_on_a_worker_fails_the_run(games, celery_worker_process)
     """The chord's error callback, not a waiting task, marks the run failed."""
     from django.utils import timezone
 
-    from ratings.tasks import batch_chord
+    from ratings.close import batch_chord
 
     run = RankingRun.objects.create(
         game=Game.objects.get(key="divisor"),

@@ -11,9 +11,10 @@ import time_machine
 
 from federation.models import Game
 from federation.months import month_index
+from ratings.close import ranking_params
 from ratings.engine.ranking import compute_ranking
 from ratings.models import RankingList, RankingRun
-from ratings.services import ranking_params, ranking_publish
+from ratings.services import ranking_publish
 from ratings.storage import month_results
 from tests.builders import BERLIN, record_month
 
@@ -181,7 +182,7 @@ def without_the_month_lock(monkeypatch):
     def no_lock(game, month):
         yield
 
-    monkeypatch.setattr("ratings.services.month_lock", no_lock)
+    monkeypatch.setattr("ratings.close.month_lock", no_lock)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -222,6 +223,22 @@ def test_the_task_retries_only_transient_database_errors():
 
     assert set(publish_ranking.autoretry_for) == {OperationalError, InterfaceError}
     assert publish_ranking.acks_late is True
+
+
+@pytest.mark.django_db
+def test_the_task_publishes_a_queued_run_in_its_process_once(federation):
+    """Without ``RANKING_FAN_OUT`` the task closes the month in its own process; the
+    same message delivered again finds the work done."""
+    from ratings.tasks import publish_ranking
+
+    club, handles = federation
+    record_month(club=club, handles=handles, month=OCT, count=20, seed=12)
+    run = RankingRun.objects.create(game=Game.objects.get(key="divisor"), month=OCT)
+    summary = publish_ranking.apply(args=(run.pk,)).get()
+    assert (summary["status"], summary["revision"]) == ("published", 1)
+    assert summary["players_done"] == summary["players_total"] == len(handles)
+    assert publish_ranking.apply(args=(run.pk,)).get() == summary
+    assert RankingList.objects.count() == 1
 
 
 @pytest.mark.django_db

@@ -10,7 +10,8 @@ from django.core.exceptions import ImproperlyConfigured
 from django.test import override_settings
 
 from federation.models import Game
-from ratings.services import ranking_params, ranking_publish
+from ratings.close import ranking_params
+from ratings.services import ranking_publish
 from tests.builders import BERLIN, record_month, summary_record
 
 APR, OCT, NOV = dt.date(2026, 4, 1), dt.date(2026, 10, 1), dt.date(2026, 11, 1)

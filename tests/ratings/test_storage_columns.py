@@ -15,11 +15,12 @@ from django.db.models import ProtectedError
 
 from federation.models import Game, Player
 from federation.months import first_day, month_index
-from ratings import storage
+from ratings import publication, storage
+from ratings.close import _read_inputs, ranking_params
 from ratings.engine.params import Params
 from ratings.engine.results import Result, ResultColumns, ResultList, canonical_json
 from ratings.models import RankingEntry, RankingList, RankingRun
-from ratings.services import _read_inputs, ranking_params, ranking_publish
+from ratings.services import ranking_publish
 from ratings.storage import (
     _window_columns,
     _window_rows_orm,
@@ -223,7 +224,7 @@ def test_a_list_naming_a_missing_player_is_refused_whole(federation, monkeypatch
     with nothing stored."""
     club, handles = federation
     record_month(club=club, handles=handles[:6], month=OCT, count=20, seed=10)
-    copy = storage._copy_entries
+    copy = publication._copy_entries
 
     def with_a_stranger(columns):
         values, null = columns["player"]
@@ -231,8 +232,37 @@ def test_a_list_naming_a_missing_player_is_refused_whole(federation, monkeypatch
         values[0] = Player.objects.order_by("-pk").values_list("pk", flat=True)[0] + 999
         copy({**columns, "player": (values, null)})
 
-    monkeypatch.setattr(storage, "_copy_entries", with_a_stranger)
+    monkeypatch.setattr(publication, "_copy_entries", with_a_stranger)
     with pytest.raises(IntegrityError, match="does not exist"):
         ranking_publish(game=Game.objects.get(key="divisor"), month=OCT)
     assert not RankingEntry.objects.exists()
     assert not RankingList.objects.filter(month=OCT).exists()
+
+
+@pytest.mark.parametrize("in_a_transaction", [True, False], ids=["one statement", "in parts"])
+def test_the_month_close_runs_the_same_with_debug_on(request, settings, in_a_transaction):
+    """``DEBUG=1 manage.py publish_rankings`` (issue 20, defect 16): with DEBUG on,
+    Django wraps the cursor in its debug wrapper, whose ``copy()`` takes a statement
+    and no parameters. The window's COPY must run through it all the same (both ways
+    of reading it), and the list must be the one published with DEBUG off."""
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    request.getfixturevalue("db" if in_a_transaction else "transactional_db")
+    club, handles = request.getfixturevalue("federation")
+    record_month(club=club, handles=handles, month=OCT, count=30, seed=11)
+    settings.DEBUG = True
+    out = StringIO()
+    call_command("publish_rankings", "--game", "divisor", "--month", "2026-10", stdout=out)
+    assert "divisor 2026-10: published (revision 1" in out.getvalue()
+    assert any(query["sql"].startswith("\nCOPY (") for query in connection.queries)
+    settings.DEBUG = False
+    game = Game.objects.get(key="divisor")
+    again = ranking_publish(game=game, month=OCT, force=True).ranking
+    first = RankingList.objects.get(game=game, month=OCT, revision=1)
+    fields = ("player_id", "rank", "fladub", "mu", "sigma", "results_counted", "provisional")
+    assert list(first.entries.order_by("position").values_list(*fields)) == list(
+        again.entries.order_by("position").values_list(*fields)
+    )
+    assert (first.inputs_hash, first.results_counted) == (again.inputs_hash, 30)
