@@ -15,10 +15,11 @@ from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from core.refusals import refused_onto
 from federation.models import Game
 from federation.months import month_label, parse_month, previous_month
 from ratings.models import RankingEntry, RankingList, RankingRun
-from ratings.services import MonthOpen, RunRefused, ranking_request, ranking_rerun
+from ratings.services import ranking_request, ranking_rerun
 from ratings.tasks import enqueue
 
 ENTRY_FIELDS = (
@@ -175,13 +176,10 @@ class RankingRunAdmin(MonthLabel, admin.ModelAdmin):
     def rerun_forced(self, request, queryset):
         queued = 0
         for old in queryset.select_related("game"):
-            try:
+            with refused_onto(request=request):
                 ranking_rerun(
                     game=old.game, month=old.month, requested_by=request.user, enqueue=enqueue
                 )
-            except MonthOpen as exc:
-                messages.error(request, str(exc))
-            else:
                 queued += 1
         if queued:
             messages.success(request, _("Queued %(n)d run(s).") % {"n": queued})
@@ -220,16 +218,13 @@ class RankingRunAdmin(MonthLabel, admin.ModelAdmin):
     def _request_runs(self, request: HttpRequest, form: PublishMonthForm) -> int:
         queued = 0
         for game in form.games():
-            try:
+            with refused_onto(request=request):
                 ranking_request(
                     game=game,
                     month=form.cleaned_data["month"],
                     requested_by=request.user,
                     enqueue=enqueue,
                 )
-            except (MonthOpen, RunRefused) as exc:
-                messages.error(request, str(exc))
-            else:
                 queued += 1
         return queued
 

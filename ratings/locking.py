@@ -17,6 +17,7 @@ from datetime import date, timedelta
 from django.db import connection
 from django.utils import timezone
 
+from core.errors import CodedError
 from federation.models import Game
 from federation.months import month_index, month_label
 from ratings.models import RankingRun
@@ -29,8 +30,10 @@ LOCK_CLASS = 0x51554F
 TASK_RUN_LEASE = timedelta(hours=2)
 
 
-class MonthLocked(Exception):
+class MonthLocked(CodedError):
     """Another run holds the (game, month)."""
+
+    status = 409
 
 
 @contextmanager
@@ -43,7 +46,7 @@ def month_lock(game: Game, month: date) -> Iterator[None]:
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_try_advisory_lock(%s, %s)", [LOCK_CLASS, key])
         if not cursor.fetchone()[0]:
-            raise MonthLocked(f"{game.key} {month_label(month)} is being computed by another run")
+            raise MonthLocked("month-locked", game=game.key, month=month_label(month))
     try:
         yield
     finally:
@@ -63,9 +66,7 @@ def claim_month(run: RankingRun) -> None:
     ).exclude(pk=run.pk)
     alive = others.exclude(task_id="").filter(started_at__gte=timezone.now() - TASK_RUN_LEASE)
     if alive.exists():
-        raise MonthLocked(
-            f"{run.game.key} {month_label(run.month)} is being computed by Celery tasks"
-        )
+        raise MonthLocked("month-locked-tasks", game=run.game.key, month=month_label(run.month))
     others.update(
         status=RankingRun.Status.FAILED,
         finished_at=timezone.now(),

@@ -21,6 +21,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from core.errors import CodedError
 from federation.models import Game
 from federation.months import first_day, last_day, month_label
 from ratings.close import run_close, run_fail, run_fan_out, run_refuse
@@ -30,8 +31,10 @@ from ratings.models import RankingList, RankingRun
 logger = logging.getLogger(__name__)
 
 
-class MonthOpen(Exception):
+class MonthOpen(CodedError):
     """The month's submission deadline has not passed: its list cannot be published."""
+
+    status = 409
 
 
 def month_closed_check(month: date, now: datetime | None = None) -> None:
@@ -41,8 +44,10 @@ def month_closed_check(month: date, now: datetime | None = None) -> None:
     today = timezone.localtime(now or timezone.now()).date()
     if today <= last_day(month):
         raise MonthOpen(
-            f"{month_label(month)} is still open: its deadline is {last_day(month)} "
-            f"23:59 ({settings.TIME_ZONE}); its list can be published from the next day"
+            "month-open",
+            month=month_label(month),
+            deadline=last_day(month).isoformat(),
+            zone=settings.TIME_ZONE,
         )
 
 
@@ -123,9 +128,11 @@ def ranking_rerun(
     return run
 
 
-class RunRefused(Exception):
+class RunRefused(CodedError):
     """A first run that would do nothing: the month is already published (a forced
     re-run revises it) or a run of it is already queued or running."""
+
+    status = 409
 
 
 def ranking_request(
@@ -140,12 +147,12 @@ def ranking_request(
     label = f"{game.key} {month_label(month)}"
     with transaction.atomic():
         if RankingList.objects.filter(game=game, month=month).exists():
-            raise RunRefused(f"{label} is already published: re-run it to publish a new revision")
+            raise RunRefused("month-published", game=game.key, month=month_label(month))
         pending = (RankingRun.Status.QUEUED, RankingRun.Status.RUNNING)
         if RankingRun.objects.filter(game=game, month=month, status__in=pending).exists():
             # (two requests racing past this check are harmless: the month's lock lets
             # one run publish, the other then finds the list and reports unchanged)
-            raise RunRefused(f"{label} already has a run queued or running")
+            raise RunRefused("run-pending", game=game.key, month=month_label(month))
         run = RankingRun.objects.create(game=game, month=month)
         transaction.on_commit(partial(run_enqueue, run=run, enqueue=enqueue))
     logger.info("first run of %s requested by %s", label, requested_by)
