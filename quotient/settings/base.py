@@ -12,7 +12,17 @@ from celery.schedules import crontab
 from csp.constants import NONE, SELF
 from django.utils.translation import gettext_lazy as _
 
-from core.env import database_from_url, env_bool, env_int, env_json, env_list, env_str
+from core.env import (
+    database_from_url,
+    env_bool,
+    env_choice,
+    env_float,
+    env_int,
+    env_json,
+    env_list,
+    env_str,
+)
+from core.sentry import sentry_init
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -54,6 +64,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # first: every answer is counted and carries its request id, other middlewares' too
+    "core.metrics.RequestMetricsMiddleware",
+    "core.request_id.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -293,12 +306,45 @@ RANKING_CHUNK_SIZE = env_int("RANKING_CHUNK_SIZE", 20_000)
 #: tasks (needs a result backend: Redis). Both publish the same list, bit for bit.
 RANKING_FAN_OUT = env_bool("RANKING_FAN_OUT", default=False)
 
+#: ``json`` (one JSON object a line, for the log collector: production's default) or
+#: ``text`` (readable lines: the quick start's). Both carry the request id
+#: (``core.request_id``), also in the log lines of the tasks a request queued.
+LOG_FORMAT = env_choice("LOG_FORMAT", ("json", "text"), "text" if DEBUG else "json")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"request_id": {"()": "core.request_id.RequestIdFilter"}},
+    "formatters": {
+        "json": {
+            "()": "pythonjsonlogger.json.JsonFormatter",
+            "fmt": "%(asctime)s %(levelname)s %(name)s %(message)s %(request_id)s %(task_id)s",
+            "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"},
+        },
+        "text": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"},
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "filters": ["request_id"],
+            "formatter": LOG_FORMAT,
+        }
+    },
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO") or "INFO"},
 }
+# the worker logs through LOGGING too (JSON in production), not through Celery's format
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+
+#: ``/metrics`` (Prometheus) answers only ``Authorization: Bearer <METRICS_TOKEN>``;
+#: unset, it is a 404 (``quotient.monitoring``).
+METRICS_TOKEN = env_str("METRICS_TOKEN") or ""
+
+#: Error reports to Sentry when set (``core.sentry``); off otherwise.
+SENTRY_DSN = env_str("SENTRY_DSN") or ""
+sentry_init(
+    dsn=SENTRY_DSN,
+    environment=env_str("SENTRY_ENVIRONMENT") or "production",
+    traces_sample_rate=env_float("SENTRY_TRACES_SAMPLE_RATE", 0.0),
+)
 
 # HTTPS: on by default when DEBUG is off. Behind a proxy that terminates TLS (nginx
 # sets X-Forwarded-Proto) keep them; for a local benchmark over plain HTTP set
