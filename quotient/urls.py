@@ -13,6 +13,7 @@ urlpatterns = [
     path("healthz", health.healthz, name="healthz"),
     path("metrics", monitoring.metrics, name="metrics"),
     path("admin/", admin.site.urls),
+    path("accounts/", include("quotient.accounts.urls")),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("api/v1/", include("quotient.api_urls")),

@@ -40,7 +40,8 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost"] if DEBUG el
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    # the admin on a site that asks for the second factor (quotient.accounts.admin_site)
+    "quotient.accounts.apps.QuotientAdminConfig",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -48,7 +49,6 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
@@ -56,7 +56,11 @@ INSTALLED_APPS = [
     "axes",
     "csp",
     "django_celery_beat",
+    "django_otp",
+    "django_otp.plugins.otp_totp",
+    "django_otp.plugins.otp_static",
     "quotient",
+    "quotient.accounts",
     "federation",
     "scoring",
     "ratings",
@@ -75,6 +79,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django_otp.middleware.OTPMiddleware",
+    "quotient.accounts.middleware.TwoFactorRequiredMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
@@ -161,6 +167,15 @@ EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD") or ""
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", default=True)
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL") or "quotient@localhost"
 
+#: Two-factor logins (``quotient.accounts.twofactor``): staff and federation admins
+#: must log in with an authenticator app's code (on by default when DEBUG is off; the
+#: quick start turns it off); organisers may. A code is asked only of accounts with a
+#: device.
+REQUIRE_2FA = env_bool("REQUIRE_2FA", default=not DEBUG)
+OTP_TOTP_ISSUER = "Quotient"
+#: API tokens (``quotient.accounts.tokens``) expire this many days after their creation.
+TOKEN_LIFETIME_DAYS = env_int("TOKEN_LIFETIME_DAYS", 365)
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
@@ -169,7 +184,7 @@ THROTTLE = env_bool("THROTTLE", default=True)
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         # token first: an anonymous write gets 401 with a WWW-Authenticate header
-        "rest_framework.authentication.TokenAuthentication",
+        "quotient.accounts.authentication.ApiTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PARSER_CLASSES": [
