@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 from base64 import b32encode
+from urllib.parse import urlencode
 
 import segno
 from django.contrib import messages
@@ -49,6 +50,7 @@ def two_factor(request: HttpRequest) -> HttpResponse:
         "required": two_factor_required(user),
         "codes_left": recovery_codes_left(user=user),
         "new_codes": request.session.pop(NEW_CODES, None),
+        "next": _next_or(request, ""),
     }
     return render(request, "accounts/two_factor.html", context)
 
@@ -62,18 +64,26 @@ def two_factor_enrol(request: HttpRequest) -> HttpResponse:
         if codes is not None:
             request.session[NEW_CODES] = codes
             messages.success(request, _("Two-factor login is on."))
-            return HttpResponseRedirect(_next_or(request, reverse("two-factor")))
+            # the recovery codes first, then on to where the account was going
+            return HttpResponseRedirect(_with_next(reverse("two-factor"), _next_or(request, "")))
         form.add_error("code", _("This code is wrong or expired: type the one the app shows now."))
     device = authenticator_pending(user=request.user)
     secret = b32encode(device.bin_key).decode()
     context = {
         "form": form,
-        "qr": mark_safe(segno.make(device.config_url, error="m").svg_inline(scale=5, border=2)),
+        "qr": mark_safe(
+            segno.make(device.config_url, error="m").svg_inline(scale=5, border=2, omitsize=True)
+        ),
         "secret": " ".join(secret[i : i + 4] for i in range(0, len(secret), 4)),
-        "required": two_factor_required(request.user),
+        # (an account replacing its phone is not told it must enrol)
+        "required": two_factor_required(request.user) and not has_device(request.user),
         "next": _next_or(request, ""),
     }
     return render(request, "accounts/enrol.html", context)
+
+
+def _with_next(url: str, next_url: str) -> str:
+    return f"{url}?{urlencode({'next': next_url})}" if next_url else url
 
 
 def _next_or(request: HttpRequest, default: str) -> str:

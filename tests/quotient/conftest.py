@@ -1,14 +1,8 @@
-"""Fixtures of the account tests: two-factor logins required, an enrolled authenticator."""
+"""Fixtures of the account tests: an enrolled authenticator."""
 
 from __future__ import annotations
 
 import pytest
-
-
-@pytest.fixture
-def two_factor_on(settings):
-    """``REQUIRE_2FA=1``, as in production (the test settings turn it off)."""
-    settings.REQUIRE_2FA = True
 
 
 @pytest.fixture

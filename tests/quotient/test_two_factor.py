@@ -110,10 +110,12 @@ def test_a_federation_admin_enrols_before_reaching_anything(
     done = client.post(
         "/accounts/two-factor/enrol/", {"code": code_now(device), "next": "/matches/"}
     )
-    assert done.status_code == 302 and done["Location"] == "/matches/"
-    assert client.get("/matches/").status_code == 200
-    codes = client.get("/accounts/two-factor/")
+    assert done.status_code == 302
+    assert done["Location"] == "/accounts/two-factor/?next=%2Fmatches%2F"
+    codes = client.get(done["Location"])
     assert codes.content.count(b"<li><code>") == 10  # the recovery codes, shown once
+    assert b'href="/matches/"' in codes.content
+    assert client.get("/matches/").status_code == 200
     assert client.get("/accounts/two-factor/").content.count(b"<li><code>") == 0
 
 
