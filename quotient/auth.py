@@ -13,6 +13,7 @@ from typing import Any
 
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.authtoken.views import ObtainAuthToken
@@ -49,10 +50,15 @@ class TokenLoginSerializer(AuthTokenSerializer):
     )
 
 
+class TokenAnswer(serializers.Serializer):
+    token = serializers.CharField(help_text=_("Send it as: Authorization: Token <token>."))
+
+
 class TokenLogin(ObtainAuthToken):
     throttle_classes = [LoginRateThrottle]
     serializer_class = TokenLoginSerializer
 
+    @extend_schema(request=TokenLoginSerializer, responses={200: TokenAnswer})
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         serializer = self.get_serializer(data=request.data)
         serializer.is_valid(raise_exception=True)
