@@ -166,7 +166,6 @@ class Fixtures:
 def fixtures() -> Fixtures:
     """The organiser who submits (and its token), and the objects the URLs name."""
     from django.contrib.auth import get_user_model
-    from rest_framework.authtoken.models import Token
 
     from federation.models import Club, Membership
     from ratings.models import RankingEntry, RankingList
@@ -175,7 +174,9 @@ def fixtures() -> Fixtures:
     club, _ = Club.objects.get_or_create(slug=CLUB, defaults={"name": "bench pages"})
     user, _ = get_user_model().objects.get_or_create(username=ORGANISER)
     Membership.objects.get_or_create(user=user, club=club, role=Membership.Role.ORGANISER)
-    token, _ = Token.objects.get_or_create(user=user)
+    from quotient.accounts.tokens import token_create
+
+    token = token_create(user=user, name="bench pages")
     ranking = RankingList.objects.filter(game__key="divisor", month=MONTH).order_by("-revision")[0]
     entries = RankingEntry.objects.filter(ranking=ranking)
     ranked = entries.filter(rank__isnull=False).count()

@@ -2,9 +2,37 @@
 
 import multiprocessing
 import os
+import shutil
+import tempfile
+from pathlib import Path
 
 bind = os.environ.get("GUNICORN_BIND", "127.0.0.1:8000")
 workers = int(os.environ.get("GUNICORN_WORKERS", multiprocessing.cpu_count() * 2 + 1))
 timeout = 30
 accesslog = "-"
+# the request id (core.request_id) ends each access-log line: the application's own
+# log lines carry the same id
+access_log_format = (
+    '%(h)s %(l)s %(u)s %(t)s "%(r)s" %(s)s %(b)s "%(f)s" "%(a)s" %(L)ss %({x-request-id}o)s'
+)
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
+
+# Prometheus (quotient.monitoring): every worker writes its counters to files in one
+# directory and a scrape, whichever worker answers it, adds them all up. Set before
+# the workers import prometheus_client; emptied when gunicorn starts (the systemd
+# unit gives it a runtime directory; elsewhere a fresh temporary one).
+METRICS_DIR = Path(
+    os.environ.get("PROMETHEUS_MULTIPROC_DIR") or tempfile.mkdtemp(prefix="quotient-metrics-")
+)
+os.environ["PROMETHEUS_MULTIPROC_DIR"] = str(METRICS_DIR)
+
+
+def on_starting(server):
+    shutil.rmtree(METRICS_DIR, ignore_errors=True)
+    METRICS_DIR.mkdir(parents=True)
+
+
+def child_exit(server, worker):
+    from prometheus_client import multiprocess
+
+    multiprocess.mark_process_dead(worker.pid)  # its live gauges go; counters stay

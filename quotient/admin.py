@@ -2,8 +2,8 @@
 
 A federation secretary works in the admin every week: it says "Quotient", not
 "Django administration", and it does not show the scheduler's internals
-(django-celery-beat's periodic tasks, crontabs, intervals...), which only a
-superuser should change.
+(django-celery-beat's periodic tasks, crontabs, intervals...) nor the accounts'
+second factors (django-otp's devices), which only a superuser should change.
 """
 
 from __future__ import annotations
@@ -17,8 +17,9 @@ admin.site.site_header = _("Quotient administration")
 admin.site.site_title = _("Quotient")
 admin.site.index_title = _("Federation, matches, rankings and tournaments")
 
-#: apps whose tables only superusers see (registered before this module: INSTALLED_APPS)
-SUPERUSER_APPS = {"django_celery_beat"}
+#: apps whose tables only superusers see (registered before this module: INSTALLED_APPS):
+#: the beat's schedule, and the second factors (secrets, recovery codes) of every account
+SUPERUSER_APPS = {"django_celery_beat", "otp_totp", "otp_static"}
 
 
 def _superusers_only(base: type[admin.ModelAdmin]) -> type[admin.ModelAdmin]:

@@ -4,11 +4,14 @@ import os
 
 from celery import Celery, signals
 
+from core.request_id import connect_celery
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "quotient.settings.base")
 
 app = Celery("quotient")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+connect_celery()  # a task's log lines carry the id of the request that queued it
 
 
 @signals.worker_init.connect

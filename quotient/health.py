@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import logging
+
 from celery import shared_task
 from django.conf import settings
 from django.db import connection
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
 
+logger = logging.getLogger(__name__)
+
 
 @shared_task(name="quotient.health.ping")
 def ping(value: str = "pong") -> str:
     """A round trip through the broker: a worker returns ``value``."""
+    logger.info("health ping: %s", value)
     return value
 
 

@@ -6,12 +6,14 @@ from drf_spectacular.views import (
     SpectacularSwaggerSplitView,
 )
 
-from quotient import health, views
+from quotient import health, monitoring, views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", health.healthz, name="healthz"),
+    path("metrics", monitoring.metrics, name="metrics"),
     path("admin/", admin.site.urls),
+    path("accounts/", include("quotient.accounts.urls")),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("api/v1/", include("quotient.api_urls")),

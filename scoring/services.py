@@ -31,6 +31,7 @@ from scoring.analysis import has_analysis, match_analysis
 from scoring.engine import UnusableInput, replay
 from scoring.engine.common import RecordError
 from scoring.errors import MatchRejected
+from scoring.metrics import submission_counted
 from scoring.models import Match, MatchEvent, MatchSeat, Status, Verification
 from scoring.signals import match_changed
 from scoring.storage import match_insert
@@ -155,6 +156,7 @@ def _int_or_none(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
+@submission_counted
 def match_record(
     *,
     club: Club,

@@ -57,6 +57,12 @@ def federation(games):
 
 
 @pytest.fixture
+def two_factor_on(settings):
+    """``REQUIRE_2FA=1``, as in production (the test settings turn it off)."""
+    settings.REQUIRE_2FA = True
+
+
+@pytest.fixture
 def api():
     from rest_framework.test import APIClient
 

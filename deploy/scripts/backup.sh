@@ -17,3 +17,23 @@ file="$dir/quotient-$(date -u +%Y%m%dT%H%M%SZ).dump"
 pg_dump --format=custom --compress=6 --no-owner --no-privileges --file="$file.partial" "$url"
 mv "$file.partial" "$file"   # a file that exists is a complete dump
 echo "$file"
+
+# For the alert "backups older than a day" (deploy/prometheus/alerts.yml): when this
+# backup was complete, in node_exporter's textfile-collector format. The directory
+# is node_exporter's --collector.textfile.directory (Debian's by default; set
+# BACKUP_METRICS_DIR to another, or to nothing to write none). Written aside, then
+# moved: node_exporter never reads half a file.
+metrics_dir=${BACKUP_METRICS_DIR-/var/lib/prometheus/node-exporter}
+if [ -n "$metrics_dir" ] && [ -d "$metrics_dir" ]; then
+  prom="$metrics_dir/quotient_backup.prom"
+  {
+    echo "# HELP quotient_backup_last_success_timestamp_seconds When the latest backup was complete (Unix time)."
+    echo "# TYPE quotient_backup_last_success_timestamp_seconds gauge"
+    echo "quotient_backup_last_success_timestamp_seconds $(date +%s)"
+    echo "# HELP quotient_backup_size_bytes Size of the latest backup file."
+    echo "# TYPE quotient_backup_size_bytes gauge"
+    echo "quotient_backup_size_bytes $(stat -c %s "$file")"
+  } > "$prom.partial"
+  chmod 0644 "$prom.partial"   # node_exporter's user reads it (it holds no data)
+  mv "$prom.partial" "$prom"
+fi

@@ -12,7 +12,17 @@ from celery.schedules import crontab
 from csp.constants import NONE, SELF
 from django.utils.translation import gettext_lazy as _
 
-from core.env import database_from_url, env_bool, env_int, env_json, env_list, env_str
+from core.env import (
+    database_from_url,
+    env_bool,
+    env_choice,
+    env_float,
+    env_int,
+    env_json,
+    env_list,
+    env_str,
+)
+from core.sentry import sentry_init
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -30,7 +40,8 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost"] if DEBUG el
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    # the admin on a site that asks for the second factor (quotient.accounts.admin_site)
+    "quotient.accounts.apps.QuotientAdminConfig",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -38,7 +49,6 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
@@ -46,7 +56,11 @@ INSTALLED_APPS = [
     "axes",
     "csp",
     "django_celery_beat",
+    "django_otp",
+    "django_otp.plugins.otp_totp",
+    "django_otp.plugins.otp_static",
     "quotient",
+    "quotient.accounts",
     "federation",
     "scoring",
     "ratings",
@@ -54,6 +68,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # first: every answer is counted and carries its request id, other middlewares' too
+    "core.metrics.RequestMetricsMiddleware",
+    "core.request_id.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -62,6 +79,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django_otp.middleware.OTPMiddleware",
+    "quotient.accounts.middleware.TwoFactorRequiredMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
@@ -148,6 +167,15 @@ EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD") or ""
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", default=True)
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL") or "quotient@localhost"
 
+#: Two-factor logins (``quotient.accounts.twofactor``): staff and federation admins
+#: must log in with an authenticator app's code (on by default when DEBUG is off; the
+#: quick start turns it off); organisers may. A code is asked only of accounts with a
+#: device.
+REQUIRE_2FA = env_bool("REQUIRE_2FA", default=not DEBUG)
+OTP_TOTP_ISSUER = "Quotient"
+#: API tokens (``quotient.accounts.tokens``) expire this many days after their creation.
+TOKEN_LIFETIME_DAYS = env_int("TOKEN_LIFETIME_DAYS", 365)
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
@@ -156,7 +184,7 @@ THROTTLE = env_bool("THROTTLE", default=True)
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         # token first: an anonymous write gets 401 with a WWW-Authenticate header
-        "rest_framework.authentication.TokenAuthentication",
+        "quotient.accounts.authentication.ApiTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PARSER_CLASSES": [
@@ -293,12 +321,45 @@ RANKING_CHUNK_SIZE = env_int("RANKING_CHUNK_SIZE", 20_000)
 #: tasks (needs a result backend: Redis). Both publish the same list, bit for bit.
 RANKING_FAN_OUT = env_bool("RANKING_FAN_OUT", default=False)
 
+#: ``json`` (one JSON object a line, for the log collector: production's default) or
+#: ``text`` (readable lines: the quick start's). Both carry the request id
+#: (``core.request_id``), also in the log lines of the tasks a request queued.
+LOG_FORMAT = env_choice("LOG_FORMAT", ("json", "text"), "text" if DEBUG else "json")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"request_id": {"()": "core.request_id.RequestIdFilter"}},
+    "formatters": {
+        "json": {
+            "()": "pythonjsonlogger.json.JsonFormatter",
+            "fmt": "%(asctime)s %(levelname)s %(name)s %(message)s %(request_id)s %(task_id)s",
+            "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"},
+        },
+        "text": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"},
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "filters": ["request_id"],
+            "formatter": LOG_FORMAT,
+        }
+    },
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO") or "INFO"},
 }
+# the worker logs through LOGGING too (JSON in production), not through Celery's format
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+
+#: ``/metrics`` (Prometheus) answers only ``Authorization: Bearer <METRICS_TOKEN>``;
+#: unset, it is a 404 (``quotient.monitoring``).
+METRICS_TOKEN = env_str("METRICS_TOKEN") or ""
+
+#: Error reports to Sentry when set (``core.sentry``); off otherwise.
+SENTRY_DSN = env_str("SENTRY_DSN") or ""
+sentry_init(
+    dsn=SENTRY_DSN,
+    environment=env_str("SENTRY_ENVIRONMENT") or "production",
+    traces_sample_rate=env_float("SENTRY_TRACES_SAMPLE_RATE", 0.0),
+)
 
 # HTTPS: on by default when DEBUG is off. Behind a proxy that terminates TLS (nginx
 # sets X-Forwarded-Proto) keep them; for a local benchmark over plain HTTP set

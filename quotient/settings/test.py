@@ -10,6 +10,9 @@ os.environ.setdefault("CELERY_BROKER_URL", "redis://127.0.0.1:6379/14")
 from quotient.settings.base import *  # noqa: F403
 
 ALLOWED_HOSTS = ["testserver", "127.0.0.1", "localhost"]
+# Off unless a test turns it on (the two-factor tests do): the suite's many admin
+# sessions are made with force_login, which verifies no second factor.
+REQUIRE_2FA = env_bool("REQUIRE_2FA", default=False)  # noqa: F405
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 SESSION_COOKIE_SECURE = False
 CSRF_COOKIE_SECURE = False

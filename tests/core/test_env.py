@@ -1,7 +1,7 @@
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from core.env import database_from_url, env_bool, env_int
+from core.env import database_from_url, env_bool, env_choice, env_float, env_int
 
 
 def test_env_bool_fails_loudly(monkeypatch):
@@ -20,6 +20,20 @@ def test_env_int_and_file_secrets(monkeypatch, tmp_path):
     secret.write_text("42\n")
     monkeypatch.setenv("SOME_NUMBER_FILE", str(secret))
     assert env_int("SOME_NUMBER", 3) == 42
+
+
+def test_env_choice_and_float_fail_loudly(monkeypatch):
+    assert env_choice("LOG_STYLE", ("json", "text"), "text") == "text"
+    monkeypatch.setenv("LOG_STYLE", "JSON")
+    assert env_choice("LOG_STYLE", ("json", "text"), "text") == "json"
+    monkeypatch.setenv("LOG_STYLE", "xml")
+    with pytest.raises(ImproperlyConfigured):
+        env_choice("LOG_STYLE", ("json", "text"), "text")
+    monkeypatch.setenv("SOME_RATE", "0.25")
+    assert env_float("SOME_RATE", 0.0) == 0.25
+    monkeypatch.setenv("SOME_RATE", "a quarter")
+    with pytest.raises(ImproperlyConfigured):
+        env_float("SOME_RATE", 0.0)
 
 
 def test_database_urls(tmp_path):

@@ -36,14 +36,14 @@ pytestmark = pytest.mark.fault
 
 SEED_FEDERATION = """
 from django.contrib.auth import get_user_model
-from rest_framework.authtoken.models import Token
+from quotient.accounts.tokens import token_create
 from federation.models import Club, Membership, Player
 club = Club.objects.create(slug="lyon", name="Lyon", country="FR")
 for handle in ("ana", "ben", "cem"):
     Player.objects.create(handle=handle, display_name=handle.title(), club=club)
 user = get_user_model().objects.create_user("organiser", password="organiser-pass-1")
 Membership.objects.create(user=user, club=club, role="organiser")
-print(Token.objects.create(user=user).key)
+print(token_create(user=user, name="faults").key)
 """
 
 
@@ -106,15 +106,14 @@ def _stored_ids(url: str) -> list[int]:
 
 @pytest.mark.django_db(transaction=True)
 def test_redis_stopped_while_matches_are_submitted(tmp_path, organiser, club, monkeypatch):
-    from rest_framework.authtoken.models import Token
-
     from federation.models import Player
+    from quotient.accounts.tokens import token_create
     from scoring.models import Match
     from tests.conftest import subprocess_database_url
 
     for handle in ("ana", "ben", "cem"):
         Player.objects.create(handle=handle, display_name=handle.title(), club=club)
-    token = Token.objects.create(user=organiser).key
+    token = token_create(user=organiser, name="faults").key
     redis = PrivateRedis(tmp_path)
     redis.start()
     env = service_env(database_url=subprocess_database_url(), broker_url=redis.url)

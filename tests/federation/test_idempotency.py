@@ -10,9 +10,9 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 import time_machine
-from rest_framework.authtoken.models import Token
 
 from federation.models import IdempotencyKey
+from quotient.accounts.tokens import token_create
 from scoring.models import Match
 from tests.factories import PlayerFactory
 from tests.scoring.test_api import SHEET_RECORD
@@ -83,7 +83,7 @@ def test_a_key_expires_after_24_hours(api, organiser, players):
 
 @pytest.mark.django_db(transaction=True)
 def test_fifty_concurrent_retries_store_one_match(live_server, organiser, players):
-    token = Token.objects.create(user=organiser)
+    token = token_create(user=organiser, name="retries")
     data = json.dumps(BODY).encode()
 
     def submit(_n: int) -> tuple[int, dict]:

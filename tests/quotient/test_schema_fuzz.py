@@ -35,9 +35,9 @@ def api_schema(db):
 
 @pytest.fixture
 def organiser_token(organiser, federation):
-    from rest_framework.authtoken.models import Token
+    from quotient.accounts.tokens import token_create
 
-    return Token.objects.create(user=organiser).key
+    return token_create(user=organiser, name="fuzz").key
 
 
 def fuzz(schema, headers: dict[str, str]) -> list[str]:

@@ -1,0 +1,1 @@
+"""Accounts: two-factor logins (django-otp) and the API's named, expiring tokens."""
