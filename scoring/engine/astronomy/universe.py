@@ -1,0 +1,213 @@
+"""The placements a search may ever meet, numbered in move order, and their bitsets.
+
+Words used here:
+
+* **universe** — every placement that could become legal below a root position:
+  both cells empty and inside the root's window, each number allowed by the laid
+  neighbours, the tile in the reserve. Touching is not required (a later tile may
+  make a placement touch). Nothing outside it can ever become legal: tiles only
+  fill cells, narrow what a neighbour accepts, shrink the window and empty the
+  reserve. Placement ``i`` is bit ``i``; the numbering follows ``(a, x, b, y)``
+  in increasing order, the order in which the solver breaks ties.
+* **live** — the placements of the universe still legal but for touching.
+* **touch** — the placements with a cell next to a laid one. A position's legal
+  moves are ``live & touch``.
+* **kill** — the placements a move forbids: its own tile, its two cells, the
+  numbers its neighbours no longer accept. A window that shrinks forbids more.
+
+The bitsets a move needs are built on first use: a search meets a small part of a
+large universe.
+"""
+
+from __future__ import annotations
+
+from scoring.engine.astronomy.board import (
+    COL,
+    EMPTY,
+    NUMBERS_IN,
+    ROW,
+    STEPS,
+    TILE_BIT,
+    WIDTH,
+    Position,
+    index,
+)
+
+Box = tuple[int, int, int, int]  # min row, max row, min col, max col
+
+
+def _mask(indices: list[int], size: int) -> int:
+    """The bitset of ``indices`` (built in bytes: an int grown bit by bit costs
+    quadratic time on a large universe)."""
+    if len(indices) < 8:
+        out = 0
+        for i in indices:
+            out |= 1 << i
+        return out
+    raw = bytearray(size // 8 + 1)
+    for i in indices:
+        raw[i >> 3] |= 1 << (i & 7)
+    return int.from_bytes(raw, "little")
+
+
+class Universe:
+    """The placements below one root position and the bitsets of their conflicts.
+
+    ``first``/``second`` are the cells, ``numbers`` the pair ``(x, y)``,
+    ``tile_bit`` the reserve bit, ``rows``/``cols`` the extents of each placement.
+    ``keep`` and ``touch`` of placement ``i`` are computed once, on first use:
+    ``keep`` is every placement it does not kill plus the ``sentinel`` bit (never
+    live, it only marks the entry as computed).
+    """
+
+    def __init__(self, position: Position) -> None:
+        self.size = position.size
+        self.first: list[int] = []
+        self.second: list[int] = []
+        self.numbers: list[tuple[int, int]] = []
+        self._enumerate(position)
+        n = len(self.first)
+        self.full = (1 << n) - 1
+        self.sentinel = 1 << n
+        self.tile_bit = [TILE_BIT[(min(x, y), max(x, y))] for x, y in self.numbers]
+        self.rows = [(ROW[a], ROW[b]) for a, b in zip(self.first, self.second, strict=True)]
+        self.cols = [(COL[a], COL[b]) for a, b in zip(self.first, self.second, strict=True)]
+        self.keep = [0] * n
+        self.touch = [0] * n
+        self._groups(n)
+        self._incompatible: dict[int, int] = {}
+        self._beside: dict[int, int] = {}
+        self._window: dict[Box, int] = {}
+        self._inside: dict[Box, int] = {}
+
+    def _enumerate(self, position: Position) -> None:
+        top, bottom, left, right = position.window()
+        grid, accept, avail = position.grid, position.accept, position.avail
+        cells = [index(r, c) for r in range(top, bottom + 1) for c in range(left, right + 1)]
+        free = {cell for cell in cells if cell is not None and grid[cell] == EMPTY}
+        for a in sorted(free):
+            for x in NUMBERS_IN[accept[a]]:
+                for b in (a + 1, a + WIDTH):
+                    if b in free:
+                        for y in NUMBERS_IN[avail[x] & accept[b]]:
+                            self.first.append(a)
+                            self.second.append(b)
+                            self.numbers.append((x, y))
+
+    def _groups(self, n: int) -> None:
+        """Bitsets by tile, by cell, by (cell, number), by row and by column."""
+        tiles: dict[int, list[int]] = {}
+        cells: dict[int, list[int]] = {}
+        numbers: dict[int, list[int]] = {}
+        rows: dict[int, list[int]] = {}
+        cols: dict[int, list[int]] = {}
+        for i, (a, b) in enumerate(zip(self.first, self.second, strict=True)):
+            x, y = self.numbers[i]
+            tiles.setdefault(self.tile_bit[i], []).append(i)
+            for cell, number in ((a, x), (b, y)):
+                cells.setdefault(cell, []).append(i)
+                numbers.setdefault(cell * 8 + number, []).append(i)
+                rows.setdefault(ROW[cell], []).append(i)
+                cols.setdefault(COL[cell], []).append(i)
+        self.by_tile = {k: _mask(v, n) for k, v in tiles.items()}
+        self.by_cell = {k: _mask(v, n) for k, v in cells.items()}
+        self.by_number = {k: _mask(v, n) for k, v in numbers.items()}
+        self.by_row = {k: _mask(v, n) for k, v in rows.items()}
+        self.by_col = {k: _mask(v, n) for k, v in cols.items()}
+
+    # -- what one move forbids and makes touch -----------------------------
+
+    def _refused(self, cell: int, x: int) -> int:
+        """Placements putting on ``cell`` a number that may not touch ``x``."""
+        key = cell * 8 + x
+        found = self._incompatible.get(key)
+        if found is None:
+            by_number = self.by_number
+            if x == 0:
+                found = by_number.get(cell * 8, 0)
+            else:
+                allowed = by_number.get(cell * 8, 0) | by_number.get(key, 0)
+                found = self.by_cell.get(cell, 0) & ~allowed
+            self._incompatible[key] = found
+        return found
+
+    def _blocked(self, cell: int, x: int) -> int:
+        """Placements that ``x`` on ``cell`` forbids: on the cell, or refused beside it."""
+        out = self.by_cell.get(cell, 0)
+        for step in STEPS:
+            out |= self._refused(cell + step, x)
+        return out
+
+    def beside(self, cell: int) -> int:
+        """Placements with a cell next to ``cell``."""
+        found = self._beside.get(cell)
+        if found is None:
+            by_cell = self.by_cell
+            found = 0
+            for step in STEPS:
+                found |= by_cell.get(cell + step, 0)
+            self._beside[cell] = found
+        return found
+
+    def keep_of(self, i: int) -> int:
+        """``keep[i]``: the placements move ``i`` does not kill, plus the sentinel."""
+        x, y = self.numbers[i]
+        kill = self.by_tile[self.tile_bit[i]]
+        kill |= self._blocked(self.first[i], x) | self._blocked(self.second[i], y)
+        found = (self.full & ~kill) | self.sentinel
+        self.keep[i] = found
+        return found
+
+    def touch_of(self, i: int) -> int:
+        """``touch[i]``: the placements move ``i`` makes touch, plus the sentinel."""
+        found = self.beside(self.first[i]) | self.beside(self.second[i]) | self.sentinel
+        self.touch[i] = found
+        return found
+
+    # -- the window ----------------------------------------------------------
+
+    def extended(self, box: Box, i: int) -> Box:
+        """The occupied box once placement ``i`` is laid."""
+        top, bottom, left, right = box
+        (r1, r2), (c1, c2) = self.rows[i], self.cols[i]
+        return (min(top, r1, r2), max(bottom, r1, r2), min(left, c1, c2), max(right, c1, c2))
+
+    def in_window(self, box: Box) -> int:
+        """The placements with both cells inside the window of ``box``."""
+        found = self._window.get(box)
+        if found is None:
+            top, bottom, left, right = box
+            span = self.size - 1
+            out = 0
+            for row, bits in self.by_row.items():
+                if not bottom - span <= row <= top + span:
+                    out |= bits
+            for col, bits in self.by_col.items():
+                if not right - span <= col <= left + span:
+                    out |= bits
+            found = self.full & ~out
+            self._window[box] = found
+        return found
+
+    def inside(self, box: Box) -> int:
+        """The placements with both cells inside ``box``: laying one keeps the box."""
+        found = self._inside.get(box)
+        if found is None:
+            top, bottom, left, right = box
+            out = 0
+            for row, bits in self.by_row.items():
+                if not top <= row <= bottom:
+                    out |= bits
+            for col, bits in self.by_col.items():
+                if not left <= col <= right:
+                    out |= bits
+            found = self.full & ~out
+            self._inside[box] = found
+        return found
+
+    def frontier_touch(self, position: Position) -> int:
+        """The placements touching the laid cells of ``position``."""
+        out = 0
+        for cell in position.frontier:
+            out |= self.by_cell.get(cell, 0)
+        return out
