@@ -11,18 +11,18 @@ node for node:
   when the budget cannot pay, the search stops (``TooBig``);
 * a move that leaves no reply wins at once; otherwise the moves are tried by
   increasing number of replies, then in ``(a, x, b, y)`` order (the universe's
-  numbering), and the first move into a lost position wins.
+  ``rank``), and the first move into a lost position wins.
 """
 
 from __future__ import annotations
 
 from operator import add
 
-from scoring.engine.astronomy.keys import Images, Key, corners, delta
+from scoring.engine.astronomy.keys import Images, Key, Keys, general_key
 from scoring.engine.astronomy.universe import Box, Universe
 
 Table = dict[Key, bool]
-Scored = tuple[int, int, int, Box]  # replies, placement, child's live, child's box
+Scored = tuple[int, int, int, Box]  # replies, rank, placement, the child's box
 
 
 class TooBig(Exception):
@@ -30,21 +30,27 @@ class TooBig(Exception):
 
 
 class Search:
-    """One solve: a universe, a shared table and a budget (``left``, ``spent``)."""
+    """One solve: a universe, a shared table and a budget of nodes (``left``)."""
 
-    __slots__ = ("universe", "table", "left", "spent", "_deltas")
+    __slots__ = ("universe", "keys", "cheap", "table", "budget", "left", "_moved")
 
-    def __init__(self, universe: Universe, table: Table, budget: int) -> None:
+    def __init__(self, universe: Universe, keys: Keys, table: Table, budget: int) -> None:
         self.universe = universe
+        self.keys = keys
+        self.cheap = keys.cheap
         self.table = table
-        self.left = budget
-        self.spent = 0
-        self._deltas: dict[int, Images] = {}
+        self.budget = self.left = budget
+        #: what laying placement i adds to the images, on first use
+        self._moved: list[Images | None] = [None] * len(universe.first)
+
+    @property
+    def spent(self) -> int:
+        return self.budget - self.left
 
     def wins(self, live: int, touch: int, box: Box, images: Images, reserve: int) -> bool:
         """True when the player to move at this node wins with perfect play."""
         table = self.table
-        key = (min(map(int.__rshift__, images, corners(box))), reserve)
+        key = (min(images), reserve) if self.cheap else general_key(images, box, reserve)
         known = table.get(key)
         if known is not None:
             return known
@@ -53,51 +59,68 @@ class Search:
         if self.left < cost:
             raise TooBig
         self.left -= cost
-        self.spent += cost
-        scored = self._replies(live, touch, box, legal)
+        scored = self._replies(live, legal, box)
         won = scored is None
         if scored is not None:
             universe = self.universe
-            for _replies, i, child, child_box in scored:
-                moved = self._deltas.get(i) or self._delta(i)
+            keep, touches, tile_bit, moved = (
+                universe.keep,
+                universe.touch,
+                universe.tile_bit,
+                self._moved,
+            )
+            for _replies, _rank, i, child_box in scored:
+                child = live & keep[i]
+                if child_box is not box:
+                    child &= universe.in_window(child_box)
+                added = moved[i] or self._laid(i)
                 if not self.wins(
                     child,
-                    touch | universe.touch[i],
+                    touch | touches[i],
                     child_box,
-                    tuple(map(add, images, moved)),
-                    reserve & ~universe.tile_bit[i],
+                    tuple(map(add, images, added)),
+                    reserve ^ tile_bit[i],
                 ):
                     won = True
                     break
         table[key] = won
         return won
 
-    def _replies(self, live: int, touch: int, box: Box, legal: int) -> list[Scored] | None:
-        """``(replies, i, child's live, child's box)`` of every legal move, fewest
-        replies first; None when a move leaves no reply."""
+    def _replies(self, live: int, legal: int, box: Box) -> list[Scored] | None:
+        """``(replies, rank, i, child's box)`` of every legal move ``i``, fewest
+        replies first, then in move order; None when a move leaves no reply.
+
+        The replies to ``i`` are the legal moves it keeps plus the live ones it
+        makes touch: narrow integers, while the child's whole ``live`` is only
+        worked out for the children searched.
+        """
         universe = self.universe
-        keeps, touches = universe.keep, universe.touch
-        inside = universe.inside(box)
+        keeps, touches, rank = universe.keep, universe.touch, universe.rank
+        inside = universe.insides.get(box) or universe.inside(box)
         scored = []
-        while legal:
-            low = legal & -legal
-            legal ^= low
+        bits = legal
+        while bits:
+            low = bits & -bits
+            bits ^= low
             i = low.bit_length() - 1
-            child = live & (keeps[i] or universe.keep_of(i))
+            reach = (legal | (live & (touches[i] or universe.touch_of(i)))) & (
+                keeps[i] or universe.keep_of(i)
+            )
             child_box = box
             if not low & inside:
                 child_box = universe.extended(box, i)
-                child &= universe.in_window(child_box)
-            replies = (child & (touch | (touches[i] or universe.touch_of(i)))).bit_count()
+                reach &= universe.in_window(child_box)
+            replies = reach.bit_count()
             if not replies:
                 return None
-            scored.append((replies, i, child, child_box))
+            scored.append((replies, rank[i], i, child_box))
         scored.sort()
         return scored
 
-    def _delta(self, i: int) -> Images:
+    def _laid(self, i: int) -> Images:
         """What laying placement ``i`` adds to the images."""
         universe = self.universe
         (x, y), a, b = universe.numbers[i], universe.first[i], universe.second[i]
-        moved = self._deltas[i] = tuple(map(add, delta(a, x), delta(b, y)))
-        return moved
+        added = tuple(map(add, self.keys.delta(a, x), self.keys.delta(b, y)))
+        self._moved[i] = added
+        return added

@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from scoring.engine.astronomy.board import Position
-from scoring.engine.astronomy.keys import canonical_key, images_of
+from scoring.engine.astronomy.keys import Keys, canonical_key
 from scoring.engine.astronomy.record import placements, read_size, replay
 from scoring.engine.astronomy.search import Search, Table, TooBig
 from scoring.engine.astronomy.universe import Universe
@@ -54,11 +54,19 @@ def solve_counted(
     position: Position, budget: int = NODE_BUDGET, table: Table | None = None
 ) -> tuple[bool | None, int]:
     """``solve`` and the number of nodes it searched (for the benchmark)."""
+    table = {} if table is None else table
+    keys = Keys(position)
+    images = keys.images(position)
+    known = table.get(keys.key(images, position.box, position.reserve))
+    if known is not None:
+        return known, 0
+    if position.count_moves() + 1 > budget:
+        return None, 0  # the root alone is too big: no universe to build
     universe = Universe(position)
-    search = Search(universe, {} if table is None else table, budget)
+    search = Search(universe, keys, table, budget)
     root = (universe.full, universe.frontier_touch(position), position.box)
     try:
-        found: bool | None = search.wins(*root, images_of(position), position.reserve)
+        found: bool | None = search.wins(*root, images, position.reserve)
     except TooBig:
         found = None
     return found, search.spent

@@ -7,8 +7,11 @@ Words used here:
   neighbours, the tile in the reserve. Touching is not required (a later tile may
   make a placement touch). Nothing outside it can ever become legal: tiles only
   fill cells, narrow what a neighbour accepts, shrink the window and empty the
-  reserve. Placement ``i`` is bit ``i``; the numbering follows ``(a, x, b, y)``
-  in increasing order, the order in which the solver breaks ties.
+  reserve. Placement ``i`` is bit ``i``, numbered by distance from the laid cells:
+  the placements a search handles most (those that touch, and their neighbours)
+  stay in the low bits, where operations on Python integers are cheap. ``rank``
+  is the place of each in ``(a, x, b, y)`` order, the order in which the solver
+  breaks ties.
 * **live** — the placements of the universe still legal but for touching.
 * **touch** — the placements with a cell next to a laid one. A position's legal
   moves are ``live & touch``.
@@ -50,6 +53,24 @@ def _mask(indices: list[int], size: int) -> int:
     return int.from_bytes(raw, "little")
 
 
+def _distances(position: Position, free: set[int]) -> dict[int, int]:
+    """Steps from each free cell to the nearest laid one, through free cells."""
+    far, ring = {}, [cell for cell in position.frontier if cell in free]
+    for cell in ring:
+        far[cell] = 1
+    step = 1
+    while ring:
+        step += 1
+        ring = [n for cell in ring for n in _around(cell) if n in free and n not in far]
+        for cell in ring:
+            far[cell] = step
+    return {cell: far.get(cell, step + 1) for cell in free}
+
+
+def _around(cell: int) -> list[int]:
+    return [cell + step for step in STEPS]
+
+
 class Universe:
     """The placements below one root position and the bitsets of their conflicts.
 
@@ -65,6 +86,7 @@ class Universe:
         self.first: list[int] = []
         self.second: list[int] = []
         self.numbers: list[tuple[int, int]] = []
+        self.rank: list[int] = []
         self._enumerate(position)
         n = len(self.first)
         self.full = (1 << n) - 1
@@ -78,42 +100,52 @@ class Universe:
         self._incompatible: dict[int, int] = {}
         self._beside: dict[int, int] = {}
         self._window: dict[Box, int] = {}
-        self._inside: dict[Box, int] = {}
+        self.insides: dict[Box, int] = {}
 
     def _enumerate(self, position: Position) -> None:
+        """The placements by distance from the laid cells, then in move order."""
         top, bottom, left, right = position.window()
         grid, accept, avail = position.grid, position.accept, position.avail
         cells = [index(r, c) for r in range(top, bottom + 1) for c in range(left, right + 1)]
         free = {cell for cell in cells if cell is not None and grid[cell] == EMPTY}
-        for a in sorted(free):
+        far = _distances(position, free)
+        found = []
+        for a in free:
             for x in NUMBERS_IN[accept[a]]:
                 for b in (a + 1, a + WIDTH):
                     if b in free:
                         for y in NUMBERS_IN[avail[x] & accept[b]]:
-                            self.first.append(a)
-                            self.second.append(b)
-                            self.numbers.append((x, y))
+                            found.append((a, x, b, y))
+        found.sort()
+        rank = {move: k for k, move in enumerate(found)}
+        found.sort(key=lambda move: min(far[move[0]], far[move[2]]))
+        for a, x, b, y in found:
+            self.first.append(a)
+            self.second.append(b)
+            self.numbers.append((x, y))
+            self.rank.append(rank[(a, x, b, y)])
 
     def _groups(self, n: int) -> None:
-        """Bitsets by tile, by cell, by (cell, number), by row and by column."""
+        """Bitsets by tile and by (cell, number); by cell, row and column from those."""
         tiles: dict[int, list[int]] = {}
-        cells: dict[int, list[int]] = {}
         numbers: dict[int, list[int]] = {}
-        rows: dict[int, list[int]] = {}
-        cols: dict[int, list[int]] = {}
-        for i, (a, b) in enumerate(zip(self.first, self.second, strict=True)):
-            x, y = self.numbers[i]
-            tiles.setdefault(self.tile_bit[i], []).append(i)
-            for cell, number in ((a, x), (b, y)):
-                cells.setdefault(cell, []).append(i)
-                numbers.setdefault(cell * 8 + number, []).append(i)
-                rows.setdefault(ROW[cell], []).append(i)
-                cols.setdefault(COL[cell], []).append(i)
+        for i, (a, b, (x, y), tile) in enumerate(
+            zip(self.first, self.second, self.numbers, self.tile_bit, strict=True)
+        ):
+            tiles.setdefault(tile, []).append(i)
+            numbers.setdefault(a * 8 + x, []).append(i)
+            numbers.setdefault(b * 8 + y, []).append(i)
         self.by_tile = {k: _mask(v, n) for k, v in tiles.items()}
-        self.by_cell = {k: _mask(v, n) for k, v in cells.items()}
         self.by_number = {k: _mask(v, n) for k, v in numbers.items()}
-        self.by_row = {k: _mask(v, n) for k, v in rows.items()}
-        self.by_col = {k: _mask(v, n) for k, v in cols.items()}
+        self.by_cell: dict[int, int] = {}
+        self.by_row: dict[int, int] = {}
+        self.by_col: dict[int, int] = {}
+        for key, bits in self.by_number.items():
+            cell = key >> 3
+            self.by_cell[cell] = self.by_cell.get(cell, 0) | bits
+        for cell, bits in self.by_cell.items():
+            self.by_row[ROW[cell]] = self.by_row.get(ROW[cell], 0) | bits
+            self.by_col[COL[cell]] = self.by_col.get(COL[cell], 0) | bits
 
     # -- what one move forbids and makes touch -----------------------------
 
@@ -190,8 +222,9 @@ class Universe:
         return found
 
     def inside(self, box: Box) -> int:
-        """The placements with both cells inside ``box``: laying one keeps the box."""
-        found = self._inside.get(box)
+        """The placements with both cells inside ``box``: laying one keeps the box
+        (``insides[box]`` once worked out, never 0: it holds the sentinel)."""
+        found = self.insides.get(box)
         if found is None:
             top, bottom, left, right = box
             out = 0
@@ -201,8 +234,8 @@ class Universe:
             for col, bits in self.by_col.items():
                 if not left <= col <= right:
                     out |= bits
-            found = self.full & ~out
-            self._inside[box] = found
+            found = (self.full & ~out) | self.sentinel
+            self.insides[box] = found
         return found
 
     def frontier_touch(self, position: Position) -> int:
