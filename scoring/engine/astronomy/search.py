@@ -22,7 +22,7 @@ from scoring.engine.astronomy.keys import Images, Key, Keys, general_key
 from scoring.engine.astronomy.universe import Box, Universe
 
 Table = dict[Key, bool]
-Scored = tuple[int, int, int, Box]  # replies, rank, placement, the child's box
+RANKS = (1 << 24) - 1  # a move's rank in the low bits of its score
 
 
 class TooBig(Exception):
@@ -69,9 +69,13 @@ class Search:
                 universe.tile_bit,
                 self._moved,
             )
-            for _replies, _rank, i, child_box in scored:
+            at_rank, inside = universe.at_rank, universe.insides[box]
+            for code in scored:
+                i = at_rank[code & RANKS]
                 child = live & keep[i]
-                if child_box is not box:
+                child_box = box
+                if not inside >> i & 1:
+                    child_box = universe.extended(box, i)
                     child &= universe.in_window(child_box)
                 added = moved[i] or self._laid(i)
                 if not self.wins(
@@ -86,9 +90,9 @@ class Search:
         table[key] = won
         return won
 
-    def _replies(self, live: int, legal: int, box: Box) -> list[Scored] | None:
-        """``(replies, rank, i, child's box)`` of every legal move ``i``, fewest
-        replies first, then in move order; None when a move leaves no reply.
+    def _replies(self, live: int, legal: int, box: Box) -> list[int] | None:
+        """``replies << 24 | rank`` of every legal move, fewest replies first, then
+        in move order; None when a move leaves no reply.
 
         The replies to ``i`` are the legal moves it keeps plus the live ones it
         makes touch: narrow integers, while the child's whole ``live`` is only
@@ -106,14 +110,12 @@ class Search:
             reach = (legal | (live & (touches[i] or universe.touch_of(i)))) & (
                 keeps[i] or universe.keep_of(i)
             )
-            child_box = box
             if not low & inside:
-                child_box = universe.extended(box, i)
-                reach &= universe.in_window(child_box)
+                reach &= universe.in_window(universe.extended(box, i))
             replies = reach.bit_count()
             if not replies:
                 return None
-            scored.append((replies, rank[i], i, child_box))
+            scored.append(replies << 24 | rank[i])
         scored.sort()
         return scored
 

@@ -24,6 +24,8 @@ large universe.
 
 from __future__ import annotations
 
+from collections import defaultdict
+
 from scoring.engine.astronomy.board import (
     COL,
     EMPTY,
@@ -86,7 +88,7 @@ class Universe:
         self.first: list[int] = []
         self.second: list[int] = []
         self.numbers: list[tuple[int, int]] = []
-        self.rank: list[int] = []
+        self.rank: list[int] = []  # the place of each in (a, x, b, y) order
         self._enumerate(position)
         n = len(self.first)
         self.full = (1 << n) - 1
@@ -98,6 +100,7 @@ class Universe:
         self.touch = [0] * n
         self._groups(n)
         self._incompatible: dict[int, int] = {}
+        self._blocked_by: dict[int, int] = {}
         self._beside: dict[int, int] = {}
         self._window: dict[Box, int] = {}
         self.insides: dict[Box, int] = {}
@@ -109,32 +112,34 @@ class Universe:
         cells = [index(r, c) for r in range(top, bottom + 1) for c in range(left, right + 1)]
         free = {cell for cell in cells if cell is not None and grid[cell] == EMPTY}
         far = _distances(position, free)
-        found = []
-        for a in free:
-            for x in NUMBERS_IN[accept[a]]:
-                for b in (a + 1, a + WIDTH):
-                    if b in free:
-                        for y in NUMBERS_IN[avail[x] & accept[b]]:
-                            found.append((a, x, b, y))
-        found.sort()
-        rank = {move: k for k, move in enumerate(found)}
-        found.sort(key=lambda move: min(far[move[0]], far[move[2]]))
-        for a, x, b, y in found:
-            self.first.append(a)
-            self.second.append(b)
-            self.numbers.append((x, y))
-            self.rank.append(rank[(a, x, b, y)])
+        found = sorted(
+            (a, x, b, y)
+            for a in free
+            for x in NUMBERS_IN[accept[a]]
+            for b in (a + 1, a + WIDTH)
+            if b in free
+            for y in NUMBERS_IN[avail[x] & accept[b]]
+        )
+        distance = [min(far[a], far[b]) for a, _x, b, _y in found]
+        self.rank = sorted(range(len(found)), key=distance.__getitem__)  # stable
+        ordered = [found[k] for k in self.rank]
+        self.first = [a for a, _x, _b, _y in ordered]
+        self.second = [b for _a, _x, b, _y in ordered]
+        self.numbers = [(x, y) for _a, x, _b, y in ordered]
+        self.at_rank = [0] * len(found)
+        for i, k in enumerate(self.rank):
+            self.at_rank[k] = i
 
     def _groups(self, n: int) -> None:
         """Bitsets by tile and by (cell, number); by cell, row and column from those."""
-        tiles: dict[int, list[int]] = {}
-        numbers: dict[int, list[int]] = {}
+        tiles: defaultdict[int, list[int]] = defaultdict(list)
+        numbers: defaultdict[int, list[int]] = defaultdict(list)
         for i, (a, b, (x, y), tile) in enumerate(
             zip(self.first, self.second, self.numbers, self.tile_bit, strict=True)
         ):
-            tiles.setdefault(tile, []).append(i)
-            numbers.setdefault(a * 8 + x, []).append(i)
-            numbers.setdefault(b * 8 + y, []).append(i)
+            tiles[tile].append(i)
+            numbers[a * 8 + x].append(i)
+            numbers[b * 8 + y].append(i)
         self.by_tile = {k: _mask(v, n) for k, v in tiles.items()}
         self.by_number = {k: _mask(v, n) for k, v in numbers.items()}
         self.by_cell: dict[int, int] = {}
@@ -165,10 +170,14 @@ class Universe:
 
     def _blocked(self, cell: int, x: int) -> int:
         """Placements that ``x`` on ``cell`` forbids: on the cell, or refused beside it."""
-        out = self.by_cell.get(cell, 0)
-        for step in STEPS:
-            out |= self._refused(cell + step, x)
-        return out
+        key = cell * 8 + x
+        found = self._blocked_by.get(key)
+        if found is None:
+            found = self.by_cell.get(cell, 0)
+            for step in STEPS:
+                found |= self._refused(cell + step, x)
+            self._blocked_by[key] = found
+        return found
 
     def beside(self, cell: int) -> int:
         """Placements with a cell next to ``cell``."""
