@@ -6,7 +6,8 @@ Words used here:
   one integer: number ``v`` on cell ``(r, c)`` adds ``v + 1`` in the three bits of
   the cell's image. An image changes by one addition per laid number, so a search
   carries its images down the tree.
-* **key** — the least image, with the reserve. Two positions share a key exactly
+* **key** — the least image, with the reserve, as one integer (a table of millions
+  of positions holds nothing else per entry). Two positions share a key exactly
   when one is a translated rotation or reflection of the other with the same
   reserve: the classes of the solver's first key (the occupied box read as bytes,
   least of its eight readings), so the table finds the positions it always found.
@@ -20,16 +21,18 @@ Words used here:
 Anchored positions get the cheap key: the least of four images in a fixed frame.
 Any other position (``Position.from_tiles`` and ``play`` do not check) gets the
 general one (``GENERAL``): eight images, each shifted so that its box's first
-corner is bit 0, and a key tagged apart from the cheap ones.
+corner is bit 0, and a negative key, apart from the cheap ones.
 """
 
 from __future__ import annotations
 
-from scoring.engine.astronomy.board import COL, ROW, SPAN, STEPS, WIDTH, Position
+from scoring.engine.astronomy.board import COL, ROW, SPAN, STEPS, TILE_BIT, TILES, WIDTH, Position
 
 Images = tuple[int, ...]
-Key = tuple[int, ...]
+Key = int
 Box = tuple[int, int, int, int]
+
+RESERVE_BITS = len(TILES)
 
 #: maps (r, c) -> (rr * r, cc * c + shift)
 ANCHORED = ((1, 1, 0), (1, -1, 1), (-1, 1, 0), (-1, -1, 1))
@@ -84,7 +87,11 @@ def anchored(position: Position) -> bool:
 
 
 class Keys:
-    """The images and keys of one search, cheap when its root is anchored."""
+    """The images and keys of one search, cheap when its root is anchored.
+
+    Cheap images carry the reserve in their low ``RESERVE_BITS`` (the same in all
+    of them), so that the least image is the whole key: one integer, nothing built.
+    """
 
     __slots__ = ("cheap", "_shifts")
 
@@ -92,29 +99,37 @@ class Keys:
         self.cheap = anchored(position)
         self._shifts = FIXED_SHIFT if self.cheap else GENERAL_SHIFT
 
-    def delta(self, cell: int, number: int) -> Images:
-        """What laying ``number`` on ``cell`` adds to each image."""
+    def _board(self, cell: int, number: int) -> Images:
         return tuple((number + 1) << shift[cell] for shift in self._shifts)
+
+    def laid(self, a: int, x: int, b: int, y: int) -> Images:
+        """What laying ``x`` on ``a`` and ``y`` on ``b`` adds to each image (the
+        tile leaving the reserve included)."""
+        added = map(int.__add__, self._board(a, x), self._board(b, y))
+        if not self.cheap:
+            return tuple(added)
+        tile = TILE_BIT[(min(x, y), max(x, y))]
+        return tuple((board << RESERVE_BITS) - tile for board in added)
 
     def images(self, position: Position) -> Images:
         out = [0] * len(self._shifts)
         for cell in position.occupied:
-            for g, added in enumerate(self.delta(cell, position.grid[cell])):
-                out[g] += added
-        return tuple(out)
+            for g, board in enumerate(self._board(cell, position.grid[cell])):
+                out[g] += board
+        if not self.cheap:
+            return tuple(out)
+        return tuple((board << RESERVE_BITS) | position.reserve for board in out)
 
     def key(self, images: Images, box: Box, reserve: int) -> Key:
-        if self.cheap:
-            return (min(images), reserve)
-        return general_key(images, box, reserve)
+        return min(images) if self.cheap else general_key(images, box, reserve)
 
 
 CORNERS: dict[Box, Images] = {}
 
 
 def general_key(images: Images, box: Box, reserve: int) -> Key:
-    """The general key: each image shifted to its box's first corner, the least one,
-    tagged apart from the cheap keys by its length."""
+    """The general key: each image shifted to its box's first corner, the least one
+    with the reserve, made negative to stay apart from the cheap keys."""
     shifts = CORNERS.get(box)
     if shifts is None:
         top, bottom, left, right = box
@@ -124,7 +139,7 @@ def general_key(images: Images, box: Box, reserve: int) -> Key:
             cols = [c_ * r + d * c for r in (top, bottom) for c in (left, right)]
             out.append(_general(min(rows), min(cols)))
         shifts = CORNERS[box] = tuple(out)
-    return (min(map(int.__rshift__, images, shifts)), reserve, 0)
+    return -1 - (min(map(int.__rshift__, images, shifts)) << RESERVE_BITS | reserve)
 
 
 def canonical_key(position: Position) -> Key:

@@ -50,7 +50,7 @@ class Search:
     def wins(self, live: int, touch: int, box: Box, images: Images, reserve: int) -> bool:
         """True when the player to move at this node wins with perfect play."""
         table = self.table
-        key = (min(images), reserve) if self.cheap else general_key(images, box, reserve)
+        key = min(images) if self.cheap else general_key(images, box, reserve)
         known = table.get(key)
         if known is not None:
             return known
@@ -123,6 +123,6 @@ class Search:
         """What laying placement ``i`` adds to the images."""
         universe = self.universe
         (x, y), a, b = universe.numbers[i], universe.first[i], universe.second[i]
-        added = tuple(map(add, self.keys.delta(a, x), self.keys.delta(b, y)))
+        added = self.keys.laid(a, x, b, y)
         self._moved[i] = added
         return added
