@@ -69,12 +69,12 @@ class Search:
                 universe.tile_bit,
                 self._moved,
             )
-            at_rank, inside = universe.at_rank, universe.insides[box]
+            at_rank = universe.at_rank
             for code in scored:
-                i = at_rank[code & RANKS]
+                i = at_rank[code >> 1 & RANKS]
                 child = live & keep[i]
                 child_box = box
-                if not inside >> i & 1:
+                if code & 1:  # the move stretches the box
                     child_box = universe.extended(box, i)
                     child &= universe.in_window(child_box)
                 added = moved[i] or self._laid(i)
@@ -91,8 +91,9 @@ class Search:
         return won
 
     def _replies(self, live: int, legal: int, box: Box) -> list[int] | None:
-        """``replies << 24 | rank`` of every legal move, fewest replies first, then
-        in move order; None when a move leaves no reply.
+        """``replies << 25 | rank << 1 | stretches`` of every legal move, fewest
+        replies first, then in move order (``stretches``: the move stretches the
+        box); None when a move leaves no reply.
 
         The replies to ``i`` are the legal moves it keeps plus the live ones it
         makes touch: narrow integers, while the child's whole ``live`` is only
@@ -110,12 +111,13 @@ class Search:
             reach = (legal | (live & (touches[i] or universe.touch_of(i)))) & (
                 keeps[i] or universe.keep_of(i)
             )
-            if not low & inside:
+            stretches = not low & inside
+            if stretches:
                 reach &= universe.in_window(universe.extended(box, i))
             replies = reach.bit_count()
             if not replies:
                 return None
-            scored.append(replies << 24 | rank[i])
+            scored.append(replies << 25 | rank[i] << 1 | stretches)
         scored.sort()
         return scored
 

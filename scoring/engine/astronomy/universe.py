@@ -1,4 +1,4 @@
-"""The placements a search may ever meet, numbered in move order, and their bitsets.
+"""The placements a search may ever meet, numbered as bits, and the bitsets of a move.
 
 Words used here:
 
@@ -77,7 +77,8 @@ class Universe:
     """The placements below one root position and the bitsets of their conflicts.
 
     ``first``/``second`` are the cells, ``numbers`` the pair ``(x, y)``,
-    ``tile_bit`` the reserve bit, ``rows``/``cols`` the extents of each placement.
+    ``tile_bit`` the reserve bit, ``rows``/``cols`` the extents of each placement;
+    ``at_rank`` undoes ``rank``.
     ``keep`` and ``touch`` of placement ``i`` are computed once, on first use:
     ``keep`` is every placement it does not kill plus the ``sentinel`` bit (never
     live, it only marks the entry as computed).
