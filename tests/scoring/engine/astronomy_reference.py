@@ -2,9 +2,9 @@
 test oracle that ``scoring.engine.astronomy.solver`` must agree with, answer for
 answer and node for node, and the "old" side of bench/astronomy.py.
 
-It plays tiles on ``Position`` (board.py) and recounts every reply, so it is about ten
-times slower. Kept verbatim apart from this docstring; not part of the production
-package.
+It plays tiles on ``Position`` (board.py) and recounts every reply, so it is 11 to 27
+times slower (docs/performance.md, "Astronomy solver"). Kept verbatim apart from this
+docstring; not part of the production package.
 
 The original module docstring follows.
 
