@@ -6,7 +6,8 @@ player to move. ``solve`` searches it exactly (negamax on win/loss: a position i
 won when some move leaves the opponent in a lost one, so the search stops at the
 first winning move) with a transposition table keyed on a canonical form of the
 position: the numbers of the occupied box, taken up to translation and the eight
-symmetries of the square zone, plus the reserve.
+symmetries of the square zone, plus the reserve (keys.py). The search itself works
+on bitsets of placements (universe.py, search.py).
 
 A node budget bounds the work: when it runs out the answer is ``None`` ("too big
 to solve"). The table only ever holds exact values, so it may be shared between
@@ -19,27 +20,27 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from scoring.engine.astronomy.board import SPAN, WIDTH, Placement, Position
+from scoring.engine.astronomy.board import Position
+from scoring.engine.astronomy.keys import Keys, canonical_key
 from scoring.engine.astronomy.record import placements, read_size, replay
+from scoring.engine.astronomy.search import Search, Table, TooBig
+from scoring.engine.astronomy.universe import Universe
+
+__all__ = [
+    "NODE_BUDGET",
+    "Table",
+    "TooBig",
+    "canonical_key",
+    "decisive_mistake",
+    "outcomes",
+    "solve",
+    "solve_counted",
+]
 
 #: work for one ``solve`` call by default, and for a whole ``decisive_mistake``
 #: analysis. A node costs one unit per legal move (each is tried and its replies
 #: counted, to order the moves) plus one; see bench/astronomy.py for the rate.
 NODE_BUDGET = 50_000
-
-Table = dict[tuple[Any, ...], bool]
-
-
-class TooBig(Exception):
-    """The node budget ran out before the position was solved."""
-
-
-class _Budget:
-    __slots__ = ("left", "spent")
-
-    def __init__(self, nodes: int) -> None:
-        self.left = nodes
-        self.spent = 0
 
 
 def solve(position: Position, budget: int = NODE_BUDGET, table: Table | None = None) -> bool | None:
@@ -53,84 +54,22 @@ def solve_counted(
     position: Position, budget: int = NODE_BUDGET, table: Table | None = None
 ) -> tuple[bool | None, int]:
     """``solve`` and the number of nodes it searched (for the benchmark)."""
-    meter = _Budget(budget)
+    table = {} if table is None else table
+    keys = Keys(position)
+    images = keys.images(position)
+    known = table.get(keys.key(images, position.box, position.reserve))
+    if known is not None:
+        return known, 0
+    if position.count_moves() + 1 > budget:
+        return None, 0  # the root alone is too big: no universe to build
+    universe = Universe(position)
+    search = Search(universe, keys, table, budget)
+    root = (universe.full, universe.frontier_touch(position), position.box)
     try:
-        found: bool | None = _wins(position.copy(), {} if table is None else table, meter)
+        found: bool | None = search.wins(*root, images, position.reserve)
     except TooBig:
         found = None
-    return found, meter.spent
-
-
-def _wins(position: Position, table: Table, meter: _Budget) -> bool:
-    key = canonical_key(position)
-    known = table.get(key)
-    if known is not None:
-        return known
-    moves = position.moves()
-    if meter.left < len(moves) + 1:
-        raise TooBig
-    meter.left -= len(moves) + 1
-    meter.spent += len(moves) + 1
-    won = False
-    for move in _ordered(position, moves):
-        if move is None:  # the opponent is left without a move
-            won = True
-            break
-        position.play(*move)
-        lost = not _wins(position, table, meter)
-        position.undo()
-        if lost:
-            won = True
-            break
-    table[key] = won
-    return won
-
-
-def _ordered(position: Position, moves: list[Placement]) -> list[Placement | None]:
-    """The moves, those leaving the opponent the fewest replies first.
-
-    A move that leaves no reply wins at once: the list is then just ``[None]``.
-    Trying the most constraining moves first finds a winning move early, and the
-    positions they lead to are the cheapest to search.
-    """
-    scored = []
-    for move in moves:
-        position.play(*move)
-        replies = position.count_moves()
-        position.undo()
-        if not replies:
-            return [None]
-        scored.append((replies, move))
-    scored.sort()
-    return [move for _replies, move in scored]
-
-
-def canonical_key(position: Position) -> tuple[Any, ...]:
-    """The position up to translation and the symmetries of the square, with its reserve.
-
-    The occupied box is read row by row as bytes; its eight images under rotation
-    and reflection are compared and the least one is the key.
-    """
-    top, bottom, left, right = position.box
-    height, width = bottom - top + 1, right - left + 1
-    grid, start = position.grid, (top + SPAN) * WIDTH + left + SPAN
-    rows = [bytes(grid[start + r * WIDTH : start + r * WIDTH + width]) for r in range(height)]
-    flat = b"".join(rows)
-    columns = [flat[c::width] for c in range(width)]
-    best = min(
-        _images(flat, rows, width) + _images(b"".join(columns), columns, height),
-    )
-    return (best, position.reserve)
-
-
-def _images(flat: bytes, rows: list[bytes], width: int) -> list[tuple[int, bytes]]:
-    """A box and its mirror images: as read, left-right, upside down, half-turned."""
-    return [
-        (width, flat),
-        (width, b"".join(row[::-1] for row in rows)),
-        (width, b"".join(reversed(rows))),
-        (width, flat[::-1]),
-    ]
+    return found, search.spent
 
 
 # ---------------------------------------------------------------------------
