@@ -37,12 +37,11 @@ def pair(data: Any) -> dict[str, Any]:
     event = parse_event(data)
     ctx = build_context(event)
     pairing = _pairer(event)(ctx)
-    seats = max(event.table_sizes)
     return {
         "round": len(event.rounds) + 1,
         "tables": [{"table": k + 1, "seats": list(t)} for k, t in enumerate(pairing.tables)],
         "byes": list(pairing.byes),
-        "diagnostics": diagnostics(pairing, ctx.history, ctx.points, seats),
+        "diagnostics": diagnostics(pairing, ctx),
     }
 
 

@@ -5,6 +5,8 @@
 * **spread** — over the tables, the highest minus the lowest points at the table.
 * **seat imbalance** — for a seated player, after this round, the most-used minus the
   least-used seat among seats 1..k of the largest allowed table size k.
+* **apart** — over the pairs of players seated together, those to keep apart
+  (:mod:`apart`); reported only when the event names any.
 """
 
 from __future__ import annotations
@@ -70,6 +72,11 @@ def repeats(tables: Sequence[Sequence[str]], history: History) -> int:
     return sum(history.meetings(a, b) for t in tables for a, b in combinations(t, 2))
 
 
+def apart_count(tables: Sequence[Sequence[str]], apart: frozenset[frozenset[str]]) -> int:
+    """Pairs seated together that were to be kept apart."""
+    return sum(frozenset((a, b)) in apart for t in tables for a, b in combinations(t, 2))
+
+
 def spread(tables: Sequence[Sequence[str]], points: Mapping[str, Fraction]) -> Fraction:
     """Sum over tables of the highest minus the lowest points at the table."""
     return sum((max(points[p] for p in t) - min(points[p] for p in t) for t in tables), Fraction(0))
@@ -90,14 +97,15 @@ def number(value: Fraction) -> int | float:
     return int(value) if value.denominator == 1 else float(value)
 
 
-def diagnostics(
-    pairing: Pairing, history: History, points: Mapping[str, Fraction], seats: int
-) -> dict[str, Any]:
+def diagnostics(pairing: Pairing, ctx: Context) -> dict[str, Any]:
     """The ``diagnostics`` object of ``pair``: repeats first, then the rest."""
+    seats = max(ctx.event.table_sizes)
+    apart = ctx.event.apart
     return {
-        "repeats": repeats(pairing.tables, history),
-        "spread": number(spread(pairing.tables, points)),
-        "seat_imbalance": seat_imbalance(pairing.tables, history, seats),
+        "repeats": repeats(pairing.tables, ctx.history),
+        **({"apart": apart_count(pairing.tables, apart)} if apart else {}),
+        "spread": number(spread(pairing.tables, ctx.points)),
+        "seat_imbalance": seat_imbalance(pairing.tables, ctx.history, seats),
         "tables": len(pairing.tables),
         "byes": len(pairing.byes),
         "solver": pairing.solver,

@@ -2,7 +2,8 @@
 
 1. The **split** (:func:`table_plan.split`) fixes the table sizes; the players left
    over get **byes**: fewest byes so far first, then lowest in the standing.
-2. The **plan** minimises (repeats, short-table load, spread) lexicographically:
+2. The **plan** minimises (repeats, apart pairs, short-table load, spread)
+   lexicographically:
    exactly (:func:`table_plan.exact_plan`) for up to :data:`EXACT_UP_TO` active
    players, by greedy and swaps (:func:`table_search.search_plan`) above.
 3. The **seat order** of each table follows :func:`seating.table_seats`.
@@ -16,6 +17,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from .apart import apart_index
 from .errors import fail
 from .pairing import Context, Pairing
 from .seating import table_seats
@@ -45,7 +47,7 @@ def pair_tables(ctx: Context, order: Sequence[str], *, ignore_points: bool) -> P
     tables = tuple(
         table_seats([seated[i] for i in sorted(t)], ctx.history) for t in _top_first(plan)
     )
-    load = problem.total(plan)[1]
+    load = problem.total(plan)[2]
     return Pairing(tables, tuple(p for p in order if p in byes), solver, {"short_table_load": load})
 
 
@@ -71,6 +73,7 @@ def make_problem(
         short=tuple(ctx.history.short_tables(p, preferred) for p in seated),
         sizes=tuple(sizes),
         preferred=preferred,
+        apart=apart_index(ctx.event.apart, list(seated)) if ctx.event.apart else (),
     )
 
 
