@@ -30,6 +30,10 @@ CATALOGUE: dict[str, Any] = {
     "knockout-pairs-only": _("A knockout is played at tables of two: table sizes must be 2."),
     "rounds-planned": _("Plan between 1 and %(limit)s rounds."),
     "slug-taken": _("The address “%(slug)s” is already used by another tournament."),
+    "apart-pair": _("Each pair to keep apart names two different players: “%(pair)s” does not."),
+    "apart-unknown": _(
+        "Nothing was saved: the pairs to keep apart name unknown players %(handles)s."
+    ),
     # registrations
     "no-handles": _("Paste at least one player handle."),
     "unknown-handles": _("Nothing was registered: unknown handles %(handles)s."),
