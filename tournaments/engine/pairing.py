@@ -22,6 +22,7 @@ from typing import Any
 from .history import History, read_history
 from .model import Event
 from .standings import standing_lines
+from .table_solver import TIME_LIMIT
 
 
 @dataclass(frozen=True)
@@ -33,6 +34,7 @@ class Context:
     order: tuple[str, ...]
     points: dict[str, Fraction]
     scale: int
+    time_limit: float = TIME_LIMIT  # seconds of solver work per round (table_solver)
 
     @cached_property
     def position(self) -> dict[str, int]:
@@ -48,13 +50,14 @@ class Context:
         return int(self.points[player] * self.scale)
 
 
-def build_context(event: Event) -> Context:
-    """The :class:`Context` of ``event`` (standings computed once)."""
+def build_context(event: Event, time_limit: float = TIME_LIMIT) -> Context:
+    """The :class:`Context` of ``event`` (standings computed once); ``time_limit``: the
+    solver's work per round, in seconds (``table_solver``)."""
     lines = standing_lines(event)
     points = {line.player: line.points for line in lines}
     scale = math.lcm(*(v.denominator for v in points.values()), 1)
     order = tuple(line.player for line in lines)
-    return Context(event, read_history(event), order, points, scale)
+    return Context(event, read_history(event), order, points, scale, time_limit)
 
 
 @dataclass(frozen=True)
