@@ -12,16 +12,25 @@ size from the greedy plan, and minimises the folded objective of
   below vₖ₊₁" and, for each gap, "spans it" — their conjunction — weighted vₖ − vₖ₊₁.
 
 **Candidates.** Up to :data:`FULL_UP_TO` players every table is a candidate, so the
-solver's proven bound is a bound of the round. Above, a player may sit at its greedy
+solver's proven bound is a bound of the round. Above, a player may sit at its own
 table, or at a table whose place in the points order lies within its points group
 (one table either side), at most :data:`WINDOW` tables from its own place: a
-neighbourhood of the greedy plan, whose solver bound proves nothing about the round
+neighbourhood of the current plan, whose solver bound proves nothing about the round
 (the bound reported is then :func:`table_bound.lower_bound`).
 
-**Warm start and determinism.** Every variable is hinted from the greedy plan, which
-is thus the first solution. One worker, a fixed seed and a *deterministic* time limit
-(CP-SAT's own work count, :data:`WORK_PER_SECOND` units per second of the limit) make
-the same input give the same plan on any run; a wall-clock limit would not. The
+**Chunks.** The tables, top first, are cut into runs of :data:`CHUNK_TABLES`; each
+run is one small model (its players, its tables; the rest of the plan stays), solved
+in turn with at most :data:`CHUNK_WORK` of the budget. A pass over the runs is
+followed by one over runs shifted by half a run, so players can cross the cuts; the
+search stops after two passes that moved nobody, or when the budget is spent. Small
+models are solved to optimality in a few hundredths of a second where one model of
+the whole field spends its budget in presolve (1,000 players).
+
+**Warm start and determinism.** Every model is hinted with the current plan (the
+greedy plan at first), which is thus its first solution. One worker, a fixed seed and a *deterministic* time limit
+(CP-SAT's own work count, :data:`WORK_PER_SECOND` units per second of the limit, plus
+:data:`BUILD_WORK` charged per model built) make the same input give the same plan on
+any run; a wall-clock limit would not. The
 answer is kept only when its objective, recomputed by :class:`Problem`, is strictly
 better than the greedy plan's.
 """
@@ -29,8 +38,9 @@ better than the greedy plan's.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from itertools import cycle
 from typing import Any
 
 from .table_plan import Plan, Problem
@@ -38,6 +48,10 @@ from .table_plan import Plan, Problem
 TIME_LIMIT = 2.0  # seconds of solver work per round, by default
 FULL_UP_TO = 32
 WINDOW = 4
+CHUNK_TABLES = 13
+CHUNK_WORK = 0.15
+BUILD_WORK = 0.01  # work units charged for building a chunk's model (Python time)
+STATUS_ORDER = ["unknown", "model_invalid", "infeasible", "feasible", "optimal"]
 WORK_PER_SECOND = 0.4
 SEED = 0
 
@@ -61,20 +75,68 @@ def improve_plan(problem: Problem, plan: Plan, lower: int, time_limit: float) ->
         return Solved(None, None, "unavailable")
     tables = sorted(plan, key=min)
     full = problem.count <= FULL_UP_TO
-    model = _Model(cp_model, problem, tables, _candidates(problem, tables, full))
-    model.build(lower)
+    candidates = _candidates(problem, tables, full)
+    budget = time_limit * WORK_PER_SECOND
+    statuses: list[str] = []
+    bound = None
+    idle = 0  # passes in a row that moved nobody: two (both offsets) end the search
+    for chunks in _passes(len(tables)):
+        moved = False
+        for chunk in chunks:
+            if budget <= 0:
+                break
+            model = _Model(
+                cp_model,
+                problem,
+                tables[chunk.start : chunk.stop],
+                _local(candidates, tables, chunk),
+            )
+            model.build(lower if full else 0)
+            solver = _solver(cp_model, min(budget, CHUNK_WORK))
+            status = solver.Solve(model.model)
+            budget -= solver.deterministic_time + BUILD_WORK
+            statuses.append(solver.StatusName(status).lower())
+            if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+                continue
+            if full:
+                bound = math.ceil(solver.BestObjectiveBound() - 1e-6)
+            found = model.plan(solver)
+            if problem.folded(found) < problem.folded(tables[chunk.start : chunk.stop]):
+                tables[chunk.start : chunk.stop] = found
+                tables.sort(key=min)
+                moved = True
+        idle = 0 if moved else idle + 1
+        if idle == 2 or budget <= 0 or len(chunks) == 1:
+            break
+    better = problem.folded(tables) < problem.folded(plan)
+    return Solved(tables if better else None, bound, min(statuses, key=STATUS_ORDER.index))
+
+
+def _local(candidates: list[list[int]], tables: Plan, chunk: range) -> dict[int, list[int]]:
+    """The chunk's players' candidates among the chunk's tables, in local indices; a
+    player's own table always is one (the hint must be a solution)."""
+    return {
+        p: sorted({u - chunk.start for u in candidates[p] if u in chunk} | {t - chunk.start})
+        for t in chunk
+        for p in tables[t]
+    }
+
+
+def _passes(count: int) -> Iterator[list[range]]:
+    """Chunks of consecutive tables, then the same chunks shifted by half, again and again."""
+    size = min(count, CHUNK_TABLES)
+    for shift in cycle((0, size // 2)):
+        edges = sorted({0, count, *range(shift or size, count, size)})
+        yield [range(a, b) for a, b in zip(edges, edges[1:], strict=False)]
+
+
+def _solver(cp_model: Any, work: float) -> Any:
+    """One worker, a fixed seed, a deterministic work limit: the same answer every run."""
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
     solver.parameters.random_seed = SEED
-    solver.parameters.max_deterministic_time = time_limit * WORK_PER_SECOND
-    status = solver.Solve(model.model)
-    name = solver.StatusName(status).lower()
-    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return Solved(None, None, name)
-    bound = math.ceil(solver.BestObjectiveBound() - 1e-6) if full else None
-    found = model.plan(solver)
-    better = problem.folded(found) < problem.folded(tables)
-    return Solved(found if better else None, bound, name)
+    solver.parameters.max_deterministic_time = work
+    return solver
 
 
 def _candidates(problem: Problem, tables: Plan, full: bool) -> list[list[int]]:
@@ -102,7 +164,7 @@ class _Model:
     """The CP-SAT model of one round, hinted with ``tables`` (the greedy plan)."""
 
     def __init__(
-        self, cp_model: Any, problem: Problem, tables: Plan, candidates: list[list[int]]
+        self, cp_model: Any, problem: Problem, tables: Plan, candidates: dict[int, list[int]]
     ) -> None:
         self.cp = cp_model
         self.model = cp_model.CpModel()
@@ -112,7 +174,7 @@ class _Model:
         self.options = candidates
         self.seat = {
             (p, t): self.model.NewBoolVar(f"x{p}_{t}")
-            for p, options in enumerate(candidates)
+            for p, options in candidates.items()
             for t in options
         }
         self.terms: list[tuple[Any, int]] = []
@@ -159,10 +221,10 @@ class _Model:
     def _pairs(self) -> None:
         """Pairs who met or are to be kept apart: their weight when seated together."""
         problem = self.problem
-        for i in range(problem.count):
+        for i in self.options:
             apart = problem.apart[i] if problem.apart else frozenset()
             for j in set(problem.met[i]) | apart:
-                if j < i:
+                if j < i or j not in self.options:
                     continue
                 weight = problem.met[i].get(j, 0) * problem.repeat_weight
                 weight += (j in apart) * problem.apart_weight
