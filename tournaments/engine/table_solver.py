@@ -20,7 +20,7 @@ neighbourhood of the current plan, whose solver bound proves nothing about the r
 
 **Chunks.** The tables, top first, are cut into runs of :data:`CHUNK_TABLES`; each
 run is one small model (its players, its tables; the rest of the plan stays), solved
-in turn with at most :data:`CHUNK_WORK` of the budget. A pass over the runs is
+in turn with at most :data:`CHUNK_WORK` of the budget (a field of one run gets it all). A pass over the runs is
 followed by one over runs shifted by half a run, so players can cross the cuts; the
 search stops after two passes that moved nobody, or when the budget is spent. Small
 models are solved to optimality in a few hundredths of a second where one model of
@@ -91,8 +91,9 @@ def improve_plan(problem: Problem, plan: Plan, lower: int, time_limit: float) ->
                 tables[chunk.start : chunk.stop],
                 _local(candidates, tables, chunk),
             )
-            model.build(lower if full else 0)
-            solver = _solver(cp_model, min(budget, CHUNK_WORK))
+            alone = len(chunks) == 1  # one model of the round: the bound holds, all the work
+            model.build(lower if alone else 0)
+            solver = _solver(cp_model, budget if alone else min(budget, CHUNK_WORK))
             status = solver.Solve(model.model)
             budget -= solver.deterministic_time + BUILD_WORK
             statuses.append(solver.StatusName(status).lower())
