@@ -54,12 +54,13 @@ BUILD_WORK = 0.01  # work units charged for building a chunk's model (Python tim
 STATUS_ORDER = ["unknown", "model_invalid", "infeasible", "feasible", "optimal"]
 WORK_PER_SECOND = 0.4
 SEED = 0
+WIDEST = 2**52  # objective values CP-SAT handles exactly (its LP works in doubles)
 
 
 @dataclass(frozen=True)
 class Solved:
     """CP-SAT's answer: a strictly better plan or None, a proven bound or None, and
-    its status (``optimal``, ``feasible``, ``unknown``..., or ``unavailable``)."""
+    its status (``optimal``, ``feasible``, ``unknown``..., ``unavailable``, ``too-wide``)."""
 
     plan: Plan | None
     bound: int | None
@@ -92,7 +93,8 @@ def improve_plan(problem: Problem, plan: Plan, lower: int, time_limit: float) ->
                 _local(candidates, tables, chunk),
             )
             alone = len(chunks) == 1  # one model of the round: the bound holds, all the work
-            model.build(lower if alone else 0)
+            if not model.build(lower if alone else 0):
+                return Solved(None, None, "too-wide")
             solver = _solver(cp_model, budget if alone else min(budget, CHUNK_WORK))
             status = solver.Solve(model.model)
             budget -= solver.deterministic_time + BUILD_WORK
@@ -180,20 +182,25 @@ class _Model:
         }
         self.terms: list[tuple[Any, int]] = []
 
-    def build(self, lower: int) -> None:
-        """Constraints, objective (at least ``lower``) and the hints of the greedy plan."""
+    def build(self, lower: int) -> bool:
+        """Constraints, objective (at least ``lower``) and the hints of the greedy plan;
+        False when the objective's weights are too wide for CP-SAT (beyond
+        :data:`WIDEST`, e.g. a bye worth 10⁻³⁰ points scales every point up)."""
         self._seating()
         self._pairs()
         self._load()
         for t in range(len(self.tables)):
             self._spread(t)
         top = sum(weight for _, weight in self.terms)
+        if max(top, lower) >= WIDEST:
+            return False
         # the bound as the objective's domain: a solution that reaches it is optimal
         objective = self.model.NewIntVar(lower, max(lower, top), "objective")
         self.model.Add(objective == sum(var * weight for var, weight in self.terms))
         self.model.Minimize(objective)
         for (p, t), var in self.seat.items():
             self.model.AddHint(var, self.greedy[p] == t)
+        return True
 
     def plan(self, solver: Any) -> Plan:
         """The plan of a solution, tables in the model's order."""

@@ -137,3 +137,15 @@ def test_without_ortools_the_greedy_plan_answers(monkeypatch):
     assert {k: alone["diagnostics"][k] for k in PROOF} == {
         k: greedy["diagnostics"][k] for k in PROOF
     }
+
+
+def test_weights_too_wide_for_cp_sat_keep_the_greedy_plan():
+    # a bye worth 10⁻³⁰ points scales every point by 10³⁰: the greedy plan answers
+    rng = random.Random(3)
+    event = {"format": "swiss", "table_sizes": [4], "bye_points": 1e-30, "rounds": []}
+    event["players"] = field(43, rng)
+    for _ in range(2):
+        event["rounds"].append(play(pair(event, time_limit=0), rng))
+    out = pair(event)
+    assert out["diagnostics"]["cp_sat"] == "too-wide"
+    assert out["tables"] == pair(event, time_limit=0)["tables"]
