@@ -13,7 +13,7 @@ with everything typed::
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -43,18 +43,26 @@ class Refused:
 
 @contextmanager
 def refused_onto(
-    form: Any = None, request: HttpRequest | None = None, *, denied: str | None = None
+    form: Any = None,
+    request: HttpRequest | None = None,
+    *,
+    denied: str | None = None,
+    fields: Mapping[str, str] | None = None,
 ) -> Iterator[Refused]:
     """Run the block; a refusal becomes the form's error (``form``) or an error message
     of the page (``request``), or is only kept (neither: the view places it). With
     ``denied``, a ``PermissionDenied`` of the service is refused with those words
-    instead of a 403 page (the form offered a choice the user may no longer make)."""
+    instead of a 403 page (the form offered a choice the user may no longer make).
+    ``fields`` names the form field a code belongs to (else the form's top)."""
     refused = Refused()
     try:
         yield refused
     except CodedError as exc:
         refused.exception = exc
-        _show(exc.message(), form, request)
+        if form is not None and fields and exc.code in fields:
+            form.add_error(fields[exc.code], exc.message())
+        else:
+            _show(exc.message(), form, request)
     except PermissionDenied:
         if denied is None:
             raise

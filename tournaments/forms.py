@@ -13,6 +13,15 @@ from tournaments.models import Tournament
 from tournaments.services import MAX_ROUNDS
 
 
+def _apart_field() -> forms.CharField:
+    return forms.CharField(
+        label=_("Players to keep apart"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3, "cols": 40, "spellcheck": "false"}),
+        help_text=_("One pair of handles a line, e.g. “ana ben” (family)."),
+    )
+
+
 class TournamentForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=160)
     slug = forms.SlugField(
@@ -46,6 +55,8 @@ class TournamentForm(forms.Form):
         help_text=_("Empty: 1 with tables of two, 1.5 otherwise."),
     )
     public = forms.BooleanField(label=_("Public pages"), required=False, initial=True)
+    keep_clubs_apart = forms.BooleanField(label=_("Keep club-mates apart"), required=False)
+    apart = _apart_field()
 
     def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -98,3 +109,10 @@ class SwapForm(forms.Form):
 
 class ByeGrantForm(forms.Form):
     handle = forms.CharField(label=_("Late entrant"), max_length=40)
+
+
+class ApartForm(forms.Form):
+    """Who the pairing keeps apart, changed while the tournament runs."""
+
+    keep_clubs_apart = forms.BooleanField(label=_("Keep club-mates apart"), required=False)
+    apart = _apart_field()

@@ -5,6 +5,9 @@ Words of the domain:
 * **tournament** — an event of one game run by one club: its *format* (swiss,
   round-robin, knockout), its allowed *table sizes* (preferred first), the *rounds
   planned*, the points of a *bye*, and whether its pages are *public*.
+* **keep apart** — players the pairing should not seat together when it can avoid it
+  (a criterion right after rematches): club-mates, when the tournament says so, and a
+  list of pairs (family) the organiser names.
 * **registration** — a player entered in a tournament. Only *checked-in* players are
   paired. A *late entrant* joins at round ``joins_round``: the rounds before it are
   missed (no points) unless the organiser grants a bye. A player *withdrawn from
@@ -95,6 +98,17 @@ class Tournament(models.Model):
     )
     seed = models.IntegerField(
         _("seed"), default=0, help_text=_("Makes the pairing engine's choices repeatable.")
+    )
+    keep_clubs_apart = models.BooleanField(
+        _("keep club-mates apart"),
+        default=False,
+        help_text=_("Players of the same club sit at different tables whenever possible."),
+    )
+    apart_pairs = models.JSONField(
+        _("pairs kept apart"),
+        default=list,
+        blank=True,
+        help_text=_("Player ids, two by two: players who should not sit together (family)."),
     )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,

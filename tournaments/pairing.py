@@ -8,6 +8,10 @@ reads the answers back as players and tables. It writes nothing (``services`` do
   not to be paired in round k (withdrawn from round ≤ k, a late entrant joining
   after k); *rounds*: the complete rounds before k, each table's seats in turn order
   with the ranks and scores of its match's seats, and the round's byes.
+* **kept apart** — the tournament's pairs (``apart``, among the listed players) and,
+  with the club option, the listed players grouped by club (``apart_groups``); both
+  left out when empty, so a tournament without them gives the engine the same event
+  as before the option existed.
 * **points of round r** — the engine's standings of an event holding round r alone:
   what each player earned in it (the crosstable's cells).
 * **warnings** — what an organiser should see before publishing a pairing: a
@@ -118,7 +122,27 @@ def event_for(tournament: Tournament, *, next_round: int) -> Loaded:
     }
     if tournament.bye_points is not None:
         event["bye_points"] = _number(tournament.bye_points)
+    event.update(_apart(tournament, listed))
     return Loaded(event, listed, [rnd.number for rnd in rounds], by_player)
+
+
+def _apart(tournament: Tournament, listed: dict[str, Player]) -> dict[str, Any]:
+    """The event's ``apart`` and ``apart_groups`` (only what is set and listed)."""
+    handle = {player.pk: h for h, player in listed.items()}
+    out: dict[str, Any] = {}
+    pairs = [
+        [handle[a], handle[b]] for a, b in tournament.apart_pairs if a in handle and b in handle
+    ]
+    if pairs:
+        out["apart"] = pairs
+    if tournament.keep_clubs_apart:
+        clubs: dict[str, list[str]] = defaultdict(list)
+        for h, player in listed.items():
+            if player.club_id is not None:
+                clubs[str(player.club_id)].append(h)
+        if any(len(members) > 1 for members in clubs.values()):
+            out["apart_groups"] = {"club": dict(clubs)}
+    return out
 
 
 def _player(handle: str, rating: int | None) -> dict[str, Any]:

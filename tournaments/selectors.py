@@ -99,3 +99,12 @@ def player_search(query: str, *, limit: int = 20) -> QuerySet[Player]:
     """Players by handle, or by name where they consented to show it, whatever the
     case and accents ("chloe" finds "Chloé"; ``Player.objects.search``)."""
     return Player.objects.search(query).select_related("club").order_by("handle")[:limit]
+
+
+def apart_handles(tournament: Tournament) -> list[tuple[str, str]]:
+    """The tournament's pairs kept apart, as handles (a deleted player's pair is gone)."""
+    ids = {pk for pair in tournament.apart_pairs for pk in pair}
+    handles = dict(Player.objects.filter(pk__in=ids).values_list("pk", "handle"))
+    return [
+        (handles[a], handles[b]) for a, b in tournament.apart_pairs if a in handles and b in handles
+    ]

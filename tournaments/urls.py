@@ -44,6 +44,7 @@ urlpatterns = [
         views_manage.registration_withdraw,
         name="tournament-withdraw",
     ),
+    path("<slug:slug>/manage/apart/", views_manage.tournament_apart, name="tournament-apart"),
     path("<slug:slug>/manage/late/", views_manage.registration_add_late, name="tournament-late"),
     path("<slug:slug>/manage/pair/", views_manage.round_pair, name="tournament-pair"),
     path(

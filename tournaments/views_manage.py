@@ -30,6 +30,7 @@ from scoring.web.forms import MatchSubmitForm
 from tournaments import pairing, selectors, services
 from tournaments.errors import TournamentError
 from tournaments.forms import (
+    ApartForm,
     ByeGrantForm,
     CheckInForm,
     HandleForm,
@@ -46,6 +47,9 @@ from tournaments.models import (
     Table,
     Tournament,
 )
+
+#: refusals shown at the form field they are about
+APART_FIELDS = {"apart-pair": "apart", "apart-unknown": "apart"}
 
 
 def _managed(request: HttpRequest, slug: str) -> Tournament:
@@ -68,7 +72,7 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
     form = TournamentForm(request.POST or None, user=request.user, initial=initial)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        with refused_onto(form):
+        with refused_onto(form, fields=APART_FIELDS):
             tournament = services.tournament_create(
                 **{k: v for k, v in data.items() if k != "slug"},
                 slug=data["slug"] or None,
@@ -97,6 +101,7 @@ def manage(request: HttpRequest, slug: str) -> HttpResponse:
         "late_form": HandleForm(),
         "started": any(r.is_published for r in rounds),
         "missed": _missed_rounds(tournament, registrations),
+        "apart_form": _apart_form(tournament),
     }
     if current is not None and not current.is_published:
         handles = [s.player.handle for t in current.tables.all() for s in t.seats.all()]
@@ -104,6 +109,26 @@ def manage(request: HttpRequest, slug: str) -> HttpResponse:
         context["swap_form"] = SwapForm(handles=sorted(handles, key=str.lower))
         context["warnings"] = pairing.round_warnings(current)
     return render(request, "tournaments/manage.html", context)
+
+
+def _apart_form(tournament: Tournament) -> ApartForm:
+    pairs = "\n".join(f"{a} {b}" for a, b in selectors.apart_handles(tournament))
+    return ApartForm(initial={"keep_clubs_apart": tournament.keep_clubs_apart, "apart": pairs})
+
+
+@login_required
+@require_POST
+def tournament_apart(request: HttpRequest, slug: str) -> HttpResponse:
+    """Who the pairing keeps apart: club-mates (or not) and the pairs named."""
+    tournament = _managed(request, slug)
+    form = ApartForm(request.POST)
+    data = form.cleaned_data if form.is_valid() else {"keep_clubs_apart": False, "apart": ""}
+
+    def keep_apart() -> str:
+        services.tournament_apart_set(tournament=tournament, **data, by=request.user)
+        return _("The pairing keeps these players apart from the next round on.")
+
+    return _act(request, tournament, keep_apart)
 
 
 def _missed_rounds(

@@ -17,6 +17,12 @@ MESSAGES: dict[str, str] = {
     ),
     "rounds-planned": gettext_noop("Plan between 1 and {limit} rounds."),
     "slug-taken": gettext_noop("The address “{slug}” is already used by another tournament."),
+    "apart-pair": gettext_noop(
+        "Each pair to keep apart names two different players: “{pair}” does not."
+    ),
+    "apart-unknown": gettext_noop(
+        "Nothing was saved: the pairs to keep apart name unknown players {handles}."
+    ),
     # registrations
     "no-handles": gettext_noop("Paste at least one player handle."),
     "unknown-handles": gettext_noop("Nothing was registered: unknown handles {handles}."),

@@ -36,3 +36,10 @@ def night(federation, organiser, clock):
     )
     registrations_add(tournament=tournament, handles=" ".join(handles), check_in=True)
     return tournament
+
+
+@pytest.fixture
+def organiser_client(client, organiser):
+    """Django's test client, logged in as the club's organiser."""
+    client.force_login(organiser)
+    return client

@@ -19,12 +19,6 @@ from tournaments.models import Registration, Round, Table, Tournament
 from tournaments.services import round_pair, round_publish
 
 
-@pytest.fixture
-def organiser_client(client, organiser):
-    client.force_login(organiser)
-    return client
-
-
 @pytest.mark.django_db
 def test_an_organiser_creates_a_tournament_and_runs_round_one_from_the_pages(
     organiser_client, federation, clock

@@ -4,7 +4,8 @@ their club's organisers and federation admins), writes for those organisers.
 ``GET /api/v1/tournaments/`` (paginated), ``GET /api/v1/tournaments/{slug}/``,
 ``GET .../{slug}/rounds/{n}/`` (tables with seats in turn order, byes, each table's
 match), ``GET .../{slug}/standings/`` (``?after=n``). Writes: ``POST
-/api/v1/tournaments/``, ``POST .../registrations/`` (handles, optionally checked in),
+/api/v1/tournaments/``, ``PATCH .../{slug}/`` (who is kept apart: ``keep_clubs_apart``,
+``apart`` pairs of handles), ``POST .../registrations/`` (handles, optionally checked in),
 ``POST .../rounds/`` (pair the next round), ``POST .../rounds/{n}/publish/``.
 Creating POSTs honour ``Idempotency-Key``. A refusal answers ``{"detail", "error":
 {"code", "message", "params"}}`` with 400 (bad input) or 409 (the tournament's state).
@@ -62,7 +63,18 @@ class TournamentSerializer(serializers.ModelSerializer):
             "status",
             "public",
             "bye_points",
+            "keep_clubs_apart",
         ]
+
+
+def _apart_pairs(**kwargs: Any) -> serializers.ListField:
+    """Pairs of handles to keep apart (family): ``[["ana", "ben"], ...]``."""
+    pair = serializers.ListField(
+        child=serializers.CharField(max_length=40), min_length=2, max_length=2
+    )
+    return serializers.ListField(
+        child=pair, max_length=2000, help_text="pairs of player handles to keep apart", **kwargs
+    )
 
 
 class RegistrationSerializer(serializers.ModelSerializer):
@@ -85,9 +97,18 @@ class RoundSummarySerializer(serializers.ModelSerializer):
 class TournamentDetailSerializer(TournamentSerializer):
     registrations = serializers.SerializerMethodField()
     rounds = serializers.SerializerMethodField()
+    apart = serializers.SerializerMethodField(
+        help_text="pairs of handles kept apart; null unless you run the tournament"
+    )
 
     class Meta(TournamentSerializer.Meta):
-        fields = [*TournamentSerializer.Meta.fields, "registrations", "rounds"]
+        fields = [*TournamentSerializer.Meta.fields, "apart", "registrations", "rounds"]
+
+    @extend_schema_field(_apart_pairs(allow_null=True))
+    def get_apart(self, tournament: Tournament) -> list[list[str]] | None:
+        if not self.context.get("manager", False):
+            return None  # who is family is the organisers' business
+        return [list(pair) for pair in selectors.apart_handles(tournament)]
 
     @extend_schema_field(RegistrationSerializer(many=True))
     def get_registrations(self, tournament: Tournament) -> list[dict[str, Any]]:
@@ -162,6 +183,13 @@ class TournamentCreateSerializer(serializers.Serializer):
     )
     public = serializers.BooleanField(default=False)
     seed = serializers.IntegerField(required=False, min_value=0, max_value=2**31 - 1)
+    keep_clubs_apart = serializers.BooleanField(default=False)
+    apart = _apart_pairs(default=list)
+
+
+class TournamentApartSerializer(serializers.Serializer):
+    keep_clubs_apart = serializers.BooleanField(required=False)
+    apart = _apart_pairs(required=False)
 
 
 class RegistrationsAddSerializer(serializers.Serializer):
@@ -221,6 +249,22 @@ class TournamentViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         tournament = services.tournament_create(**payload.validated_data, created_by=request.user)
         body = TournamentDetailSerializer(tournament, context={"manager": True}).data
         return Response(body, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=TournamentApartSerializer, responses={200: TournamentDetailSerializer})
+    def partial_update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """Change who the pairing keeps apart (the rounds paired from now on)."""
+        tournament = self._managed()
+        payload = TournamentApartSerializer(data=request.data)
+        payload.is_valid(raise_exception=True)
+        data = payload.validated_data
+        current = [list(pair) for pair in selectors.apart_handles(tournament)]
+        tournament = services.tournament_apart_set(
+            tournament=tournament,
+            keep_clubs_apart=data.get("keep_clubs_apart", tournament.keep_clubs_apart),
+            apart=data.get("apart", current),
+            by=request.user,
+        )
+        return Response(TournamentDetailSerializer(tournament, context={"manager": True}).data)
 
     @extend_schema(
         request=RegistrationsAddSerializer, responses={201: RegistrationsAddedSerializer}

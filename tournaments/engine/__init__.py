@@ -20,6 +20,7 @@ from .round_robin import pair_round_robin
 from .standings import standing_lines
 from .swiss_pairs import pair_swiss_pairs
 from .swiss_tables import pair_swiss_tables
+from .table_solver import TIME_LIMIT
 
 __all__ = ["MESSAGES", "Event", "PairingInputError", "pair", "parse_event", "standings"]
 
@@ -32,17 +33,20 @@ def _pairer(event: Event) -> Callable[[Context], Pairing]:
     return pair_knockout
 
 
-def pair(data: Any) -> dict[str, Any]:
-    """The next round: ``{"round", "tables", "byes", "diagnostics"}``."""
+def pair(data: Any, *, time_limit: float = TIME_LIMIT) -> dict[str, Any]:
+    """The next round: ``{"round", "tables", "byes", "diagnostics"}``.
+
+    ``time_limit``: seconds of solver work for a round at tables of three or more above
+    twelve players (``table_solver``; 0: the greedy plan as is).
+    """
     event = parse_event(data)
-    ctx = build_context(event)
+    ctx = build_context(event, time_limit)
     pairing = _pairer(event)(ctx)
-    seats = max(event.table_sizes)
     return {
         "round": len(event.rounds) + 1,
         "tables": [{"table": k + 1, "seats": list(t)} for k, t in enumerate(pairing.tables)],
         "byes": list(pairing.byes),
-        "diagnostics": diagnostics(pairing, ctx.history, ctx.points, seats),
+        "diagnostics": diagnostics(pairing, ctx),
     }
 
 

@@ -11,6 +11,8 @@ Words used throughout the engine:
   (the game's own score).
 * **active** — listed in ``players`` and not ``withdrawn``: the players to pair.
 * **initial ranking** — rating descending (missing: 1500), then order in ``players``.
+* **apart** — pairs of players to keep apart (``apart``, ``apart_groups``; see
+  :mod:`apart`).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from fractions import Fraction
 from functools import cached_property
 from typing import Any
 
+from .apart import Pair, parse_apart
 from .errors import fail
 
 FORMATS = ("swiss", "round-robin", "knockout")
@@ -64,6 +67,7 @@ class Event:
     players: tuple[Player, ...]
     withdrawn: frozenset[str]
     rounds: tuple[Round, ...]
+    apart: frozenset[Pair] = frozenset()
 
     @cached_property
     def initial(self) -> tuple[str, ...]:
@@ -112,6 +116,7 @@ def parse_event(data: Any) -> Event:
         rounds=tuple(
             _round(r, k, known) for k, r in enumerate(_list(data.get("rounds", []), "rounds"))
         ),
+        apart=parse_apart(data, known, _show),
     )
 
 

@@ -5,6 +5,8 @@
 * **spread** — over the tables, the highest minus the lowest points at the table.
 * **seat imbalance** — for a seated player, after this round, the most-used minus the
   least-used seat among seats 1..k of the largest allowed table size k.
+* **apart** — over the pairs of players seated together, those to keep apart
+  (:mod:`apart`); reported only when the event names any.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from typing import Any
 from .history import History, read_history
 from .model import Event
 from .standings import standing_lines
+from .table_solver import TIME_LIMIT
 
 
 @dataclass(frozen=True)
@@ -31,6 +34,7 @@ class Context:
     order: tuple[str, ...]
     points: dict[str, Fraction]
     scale: int
+    time_limit: float = TIME_LIMIT  # seconds of solver work per round (table_solver)
 
     @cached_property
     def position(self) -> dict[str, int]:
@@ -46,13 +50,14 @@ class Context:
         return int(self.points[player] * self.scale)
 
 
-def build_context(event: Event) -> Context:
-    """The :class:`Context` of ``event`` (standings computed once)."""
+def build_context(event: Event, time_limit: float = TIME_LIMIT) -> Context:
+    """The :class:`Context` of ``event`` (standings computed once); ``time_limit``: the
+    solver's work per round, in seconds (``table_solver``)."""
     lines = standing_lines(event)
     points = {line.player: line.points for line in lines}
     scale = math.lcm(*(v.denominator for v in points.values()), 1)
     order = tuple(line.player for line in lines)
-    return Context(event, read_history(event), order, points, scale)
+    return Context(event, read_history(event), order, points, scale, time_limit)
 
 
 @dataclass(frozen=True)
@@ -68,6 +73,11 @@ class Pairing:
 def repeats(tables: Sequence[Sequence[str]], history: History) -> int:
     """Times the players seated together met before, over every pair of every table."""
     return sum(history.meetings(a, b) for t in tables for a, b in combinations(t, 2))
+
+
+def apart_count(tables: Sequence[Sequence[str]], apart: frozenset[frozenset[str]]) -> int:
+    """Pairs seated together that were to be kept apart."""
+    return sum(frozenset((a, b)) in apart for t in tables for a, b in combinations(t, 2))
 
 
 def spread(tables: Sequence[Sequence[str]], points: Mapping[str, Fraction]) -> Fraction:
@@ -90,14 +100,15 @@ def number(value: Fraction) -> int | float:
     return int(value) if value.denominator == 1 else float(value)
 
 
-def diagnostics(
-    pairing: Pairing, history: History, points: Mapping[str, Fraction], seats: int
-) -> dict[str, Any]:
+def diagnostics(pairing: Pairing, ctx: Context) -> dict[str, Any]:
     """The ``diagnostics`` object of ``pair``: repeats first, then the rest."""
+    seats = max(ctx.event.table_sizes)
+    apart = ctx.event.apart
     return {
-        "repeats": repeats(pairing.tables, history),
-        "spread": number(spread(pairing.tables, points)),
-        "seat_imbalance": seat_imbalance(pairing.tables, history, seats),
+        "repeats": repeats(pairing.tables, ctx.history),
+        **({"apart": apart_count(pairing.tables, apart)} if apart else {}),
+        "spread": number(spread(pairing.tables, ctx.points)),
+        "seat_imbalance": seat_imbalance(pairing.tables, ctx.history, seats),
         "tables": len(pairing.tables),
         "byes": len(pairing.byes),
         "solver": pairing.solver,

@@ -2,7 +2,8 @@
 
 1. The **split** (:func:`table_plan.split`) fixes the table sizes; the players left
    over get **byes**: fewest byes so far first, then lowest in the standing.
-2. The **plan** minimises (repeats, short-table load, spread) lexicographically:
+2. The **plan** minimises (repeats, apart pairs, short-table load, spread)
+   lexicographically:
    exactly (:func:`table_plan.exact_plan`) for up to :data:`EXACT_UP_TO` active
    players, by greedy and swaps (:func:`table_search.search_plan`) above.
 3. The **seat order** of each table follows :func:`seating.table_seats`.
@@ -15,12 +16,16 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Any
 
+from .apart import apart_index
 from .errors import fail
 from .pairing import Context, Pairing
 from .seating import table_seats
+from .table_bound import lower_bound
 from .table_plan import Plan, Problem, exact_plan, split
 from .table_search import search_plan
+from .table_solver import improve_plan
 
 EXACT_UP_TO = 12
 
@@ -38,15 +43,34 @@ def pair_tables(ctx: Context, order: Sequence[str], *, ignore_points: bool) -> P
     byes = choose_byes(ctx, order, len(order) - sum(sizes))
     seated = [p for p in order if p not in byes]
     problem = make_problem(ctx, seated, sizes, ignore_points=ignore_points)
-    if len(order) <= EXACT_UP_TO:
-        plan, solver = exact_plan(problem), "exact-partition"
-    else:
-        plan, solver = search_plan(problem, random.Random(ctx.event.seed)), "greedy-swaps"
+    plan, solver, proof = _plan(ctx, problem, exact=len(order) <= EXACT_UP_TO)
     tables = tuple(
         table_seats([seated[i] for i in sorted(t)], ctx.history) for t in _top_first(plan)
     )
-    load = problem.total(plan)[1]
-    return Pairing(tables, tuple(p for p in order if p in byes), solver, {"short_table_load": load})
+    extra = {"short_table_load": problem.total(plan)[2], **proof}
+    return Pairing(tables, tuple(p for p in order if p in byes), solver, extra)
+
+
+def _plan(ctx: Context, problem: Problem, *, exact: bool) -> tuple[Plan, str, dict[str, Any]]:
+    """The plan, the solver that made it, and what proves how good it is."""
+    if exact:
+        plan = exact_plan(problem)
+        return plan, "exact-partition", _proof(problem.folded(plan), problem.folded(plan))
+    plan, solver = search_plan(problem, random.Random(ctx.event.seed)), "greedy-swaps"
+    lower, extra = lower_bound(problem), {}
+    if problem.folded(plan) > lower and ctx.time_limit > 0:
+        solved = improve_plan(problem, plan, lower, ctx.time_limit)
+        extra = {"cp_sat": solved.status}
+        if solved.plan is not None:
+            plan, solver = solved.plan, "cp-sat"
+        lower = max(lower, solved.bound or 0)
+    return plan, solver, {**_proof(problem.folded(plan), lower), **extra}
+
+
+def _proof(objective: int, lower: int) -> dict[str, Any]:
+    """The diagnostics of the plan's objective against a proven lower bound."""
+    gap = objective - lower
+    return {"objective": objective, "lower_bound": lower, "gap": gap, "optimal": gap == 0}
 
 
 def choose_byes(ctx: Context, order: Sequence[str], count: int) -> set[str]:
@@ -71,6 +95,7 @@ def make_problem(
         short=tuple(ctx.history.short_tables(p, preferred) for p in seated),
         sizes=tuple(sizes),
         preferred=preferred,
+        apart=apart_index(ctx.event.apart, list(seated)) if ctx.event.apart else (),
     )
 
 

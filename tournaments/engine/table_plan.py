@@ -6,10 +6,12 @@
 * **plan** — which players sit at which table.
 * **objective** — compared lexicographically, lower is better:
   (a) repeats (times the players of a table met before, over its pairs),
+  (a′) apart pairs seated together (:mod:`apart`),
   (b) short-table load (at a table not of the preferred size, the sum of its players'
   earlier such tables), (c) spread (highest minus lowest points at the table).
-  :meth:`Problem.cost` folds the three into one integer, each level weighing more
-  than the largest possible total of the levels below it.
+  :meth:`Problem.cost` folds the four into one integer, each level weighing more
+  than the largest possible total of the levels below it. Without apart pairs the
+  weights are the ones from before (a′) existed, so plans and ties are unchanged.
 """
 
 from __future__ import annotations
@@ -52,6 +54,7 @@ class Problem:
     short: tuple[int, ...]  # earlier short tables of each player
     sizes: tuple[int, ...]  # the split, preferred size first
     preferred: int
+    apart: tuple[frozenset[int], ...] = ()  # apart[i]: players to keep apart from i
 
     @property
     def count(self) -> int:
@@ -62,26 +65,57 @@ class Problem:
         return len(self.sizes) * (max(self.points, default=0) - min(self.points, default=0)) + 1
 
     @cached_property
-    def repeat_weight(self) -> int:
+    def apart_weight(self) -> int:
         return (sum(self.short) + 1) * self.short_weight
 
-    def parts(self, table: Sequence[int]) -> tuple[int, int, int]:
-        """(repeats, short-table load, spread) of one table."""
+    @cached_property
+    def most_apart(self) -> int:
+        """An upper bound of the apart pairs any plan seats together."""
+        pairs = sum(len(others) for others in self.apart) // 2
+        return min(pairs, sum(s * (s - 1) // 2 for s in self.sizes))
+
+    @cached_property
+    def repeat_weight(self) -> int:
+        return (self.most_apart + 1) * self.apart_weight
+
+    def conflicts(self, player: int, table: Sequence[int]) -> tuple[int, int]:
+        """(earlier meetings, apart pairs) of ``player`` with the players of ``table``."""
+        met = self.met[player]
+        apart = self.apart[player] if self.apart else frozenset()
+        return sum(met.get(p, 0) for p in table), sum(p in apart for p in table)
+
+    def parts(self, table: Sequence[int]) -> tuple[int, int, int, int]:
+        """(repeats, apart pairs, short-table load, spread) of one table."""
         met = self.met
         repeats = sum(met[a].get(b, 0) for a, b in combinations(table, 2))
+        apart = sum(b in self.apart[a] for a, b in combinations(table, 2)) if self.apart else 0
         load = sum(self.short[p] for p in table) if len(table) != self.preferred else 0
         values = [self.points[p] for p in table]
-        return repeats, load, max(values) - min(values)
+        return repeats, apart, load, max(values) - min(values)
 
     def cost(self, table: Sequence[int]) -> int:
         """The table's objective as one integer (lexicographic by construction)."""
-        repeats, load, spread = self.parts(table)
-        return repeats * self.repeat_weight + load * self.short_weight + spread
+        repeats, apart, load, spread = self.parts(table)
+        return (
+            repeats * self.repeat_weight
+            + apart * self.apart_weight
+            + load * self.short_weight
+            + spread
+        )
 
-    def total(self, plan: Sequence[Sequence[int]]) -> tuple[int, int, int]:
-        """(repeats, short-table load, spread) of a whole plan."""
+    def total(self, plan: Sequence[Sequence[int]]) -> tuple[int, int, int, int]:
+        """(repeats, apart pairs, short-table load, spread) of a whole plan."""
         parts = [self.parts(t) for t in plan]
-        return (sum(p[0] for p in parts), sum(p[1] for p in parts), sum(p[2] for p in parts))
+        return (
+            sum(p[0] for p in parts),
+            sum(p[1] for p in parts),
+            sum(p[2] for p in parts),
+            sum(p[3] for p in parts),
+        )
+
+    def folded(self, plan: Sequence[Sequence[int]]) -> int:
+        """The plan's objective as one integer: the sum of its tables' :meth:`cost`."""
+        return sum(self.cost(t) for t in plan)
 
 
 def exact_plan(problem: Problem) -> Plan:

@@ -2,12 +2,13 @@
 
 The **greedy** seats the players with the fewest earlier short tables at the short
 tables, then fills each table from the top of the standing, taking the next player
-(within :data:`SCAN` places) who met nobody at the table yet. The **swaps** exchange
-two players of two tables whenever that lowers the objective of :class:`Problem`:
-first around tables with repeats (any other table), then around short tables (any
-other table), then between tables close in the standing. Each accepted swap lowers
-the objective, so the search ends. When repeats remain, the greedy restarts from
-orders shuffled within equal points (``random.Random(seed)``) and the best plan wins.
+(within :data:`SCAN` places) who met nobody at the table yet and is to be kept apart
+from nobody there. The **swaps** exchange two players of two tables whenever that
+lowers the objective of :class:`Problem`: first around tables with repeats or apart
+pairs (any other table), then around short tables (any other table), then between
+tables close in the standing. Each accepted swap lowers the objective, so the search
+ends. When repeats or apart pairs remain, the greedy restarts from orders shuffled
+within equal points (``random.Random(seed)``) and the best plan wins.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ def search_plan(problem: Problem, rng: random.Random) -> Plan:
     order = list(range(problem.count))
     best = improve(problem, greedy(problem, order))
     for _ in range(RESTARTS):
-        if problem.total(best)[0] == 0:
+        if problem.total(best)[:2] == (0, 0):
             break
         plan = improve(problem, greedy(problem, _shuffled(problem, order, rng)))
         if problem.total(plan) < problem.total(best):
@@ -68,15 +69,15 @@ def _fill(problem: Problem, players: list[int], sizes: list[int]) -> Plan:
 
 
 def _pick(problem: Problem, left: list[int], table: list[int]) -> int:
-    """The first player within reach who met nobody at ``table``, else the least met."""
-    best, fewest = 0, -1
+    """The first player within reach without conflict at ``table`` (no earlier meeting,
+    no apart pair), else the one with the fewest (meetings first)."""
+    best, fewest = 0, (-1, -1)
     for k, candidate in enumerate(left[:SCAN]):
-        met = problem.met[candidate]
-        times = sum(met.get(p, 0) for p in table)
-        if times == 0:
+        conflicts = problem.conflicts(candidate, table)
+        if conflicts == (0, 0):
             return k
-        if fewest < 0 or times < fewest:
-            best, fewest = k, times
+        if fewest[0] < 0 or conflicts < fewest:
+            best, fewest = k, conflicts
     return best
 
 
@@ -97,7 +98,7 @@ def _repair(problem: Problem, tables: list[list[int]], costs: list[int]) -> bool
     moved = False
     everyone = range(len(tables))
     for t in range(len(tables)):
-        while problem.parts(tables[t])[0] and _apply(problem, tables, costs, t, everyone):
+        while any(problem.parts(tables[t])[:2]) and _apply(problem, tables, costs, t, everyone):
             moved = True
     return moved
 
@@ -107,7 +108,7 @@ def _rebalance(problem: Problem, tables: list[list[int]], costs: list[int]) -> b
     everyone = range(len(tables))
     for t in range(len(tables)):
         if len(tables[t]) != problem.preferred:
-            while problem.parts(tables[t])[1] and _apply(problem, tables, costs, t, everyone):
+            while problem.parts(tables[t])[2] and _apply(problem, tables, costs, t, everyone):
                 moved = True
     return moved
 

@@ -10,6 +10,7 @@ system itself (commands, tests).
 """
 
 from tournaments.services._common import MAX_ROUNDS, RESERVED_SLUGS
+from tournaments.services.apart import parse_apart, tournament_apart_set
 from tournaments.services.events import table_sizes_check, tournament_create
 from tournaments.services.registrations import (
     parse_handles,
@@ -32,6 +33,8 @@ __all__ = [
     "RESERVED_SLUGS",
     "table_sizes_check",
     "tournament_create",
+    "parse_apart",
+    "tournament_apart_set",
     "parse_handles",
     "registrations_add",
     "registration_check_in",

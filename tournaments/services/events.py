@@ -18,6 +18,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.services._common import MAX_ROUNDS, RESERVED_SLUGS
+from tournaments.services.apart import ApartInput, apart_players, parse_apart
 
 
 def table_sizes_check(*, game: Game, format: str, table_sizes: list[int]) -> None:
@@ -62,14 +63,18 @@ def tournament_create(
     public: bool = False,
     slug: str | None = None,
     seed: int | None = None,
+    keep_clubs_apart: bool = False,
+    apart: ApartInput = (),
     created_by: Any = None,
 ) -> Tournament:
-    """A new tournament of ``club``, open for registration."""
+    """A new tournament of ``club``, open for registration; ``apart`` names pairs of
+    players (handles) to keep apart."""
     if created_by is not None and not can_write_for_club(created_by, club):
         raise PermissionDenied("You may only create tournaments for a club you organise.")
     table_sizes_check(game=game, format=format, table_sizes=list(table_sizes))
     if not 1 <= rounds_planned <= MAX_ROUNDS:
         raise TournamentError("rounds-planned", limit=MAX_ROUNDS)
+    apart_pairs = apart_players(parse_apart(apart))
     return Tournament.objects.create(
         name=name,
         slug=_free_slug(name, slug),
@@ -82,5 +87,7 @@ def tournament_create(
         bye_points=bye_points,
         public=public,
         seed=secrets.randbelow(2**31) if seed is None else seed,
+        keep_clubs_apart=keep_clubs_apart,
+        apart_pairs=apart_pairs,
         created_by=created_by if getattr(created_by, "is_authenticated", False) else None,
     )

@@ -94,6 +94,16 @@ def test_same_input_byte_identical_output_but_diagnostics():
             ("pair", "-"),
             "tournament-over",
         ),
+        (
+            '{"format": "swiss", "players": [{"id": "a"}, {"id": "b"}], "apart": [["a", "z"]]}',
+            ("pair", "-"),
+            "unknown-player",
+        ),
+        (
+            '{"format": "swiss", "players": [{"id": "a"}], "apart_groups": {"club": {"x": ["z"]}}}',
+            ("standings", "-"),
+            "unknown-player",
+        ),
         ("{}", (), "usage"),
         ("{}", ("shuffle", "-"), "usage"),
         ("{}", ("pair", "-", "extra"), "usage"),
@@ -151,3 +161,13 @@ def test_the_command_line_never_imports_django():
         timeout=120,
     )
     assert done.stdout.strip().splitlines()[-1] == "CLEAN", done.stdout + done.stderr
+
+
+def test_keep_apart_from_the_command_line():
+    event = {"format": "swiss", "players": [{"id": p} for p in ("ana", "ben", "cem", "dov")]}
+    _, plain, _ = run(json.dumps(event), "pair", "-")
+    together = [t["seats"] for t in plain["tables"]]
+    event["apart_groups"] = {"club": {f"club{k}": seats for k, seats in enumerate(together)}}
+    status, out, _ = run(json.dumps(event), "pair", "-")
+    assert status == 0 and out["diagnostics"]["apart"] == 0
+    assert not {frozenset(t["seats"]) for t in out["tables"]} & {frozenset(t) for t in together}
