@@ -7,6 +7,7 @@ from drf_spectacular.views import (
 )
 
 from quotient import health, views
+from tournaments import views_feeds
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -24,6 +25,16 @@ urlpatterns = [
     path("", include("federation.urls")),
     path("", include("scoring.web.urls")),
     path("", include("ratings.urls")),
+    # calendar feeds (tournaments.calendar)
+    path("tournaments.ics", views_feeds.tournaments_ics, name="tournaments-calendar"),
+    path("clubs/<slug:slug>/calendar.ics", views_feeds.club_ics, name="club-calendar"),
+    path("calendar/<str:token>.ics", views_feeds.player_ics, name="player-calendar-feed"),
+    path("players/<str:handle>/calendar/", views_feeds.player_calendar, name="player-calendar"),
+    path(
+        "players/<str:handle>/calendar/renew/",
+        views_feeds.player_calendar_renew,
+        name="player-calendar-renew",
+    ),
     path("tournaments/", include("tournaments.urls")),
     path("players/<str:handle>/", views.player_detail, name="player-detail"),
 ]

@@ -27,7 +27,15 @@ from collections.abc import Mapping
 from string import Formatter
 from typing import Any
 
-from core.catalogue import entry, imports, ranking, records, service, tournaments
+from core.catalogue import (
+    entry,
+    exchange,
+    imports,
+    ranking,
+    records,
+    service,
+    tournaments,
+)
 from core.catalogue.marks import Translate, gettext_noop
 from core.catalogue.vocabulary import (
     GAME_NAMES,
@@ -62,6 +70,7 @@ MESSAGES: dict[str, str] = {
     **ranking.MESSAGES,
     **imports.MESSAGES,
     **entry.MESSAGES,
+    **exchange.MESSAGES,
 }
 
 

@@ -28,6 +28,9 @@ if not SECRET_KEY and DEBUG:
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost"] if DEBUG else [])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+#: The site's public address: the absolute links of calendar feeds (``core.site``), never taken from a
+#: request.
+SITE_URL = env_str("SITE_URL") or "http://127.0.0.1:8000"
 
 INSTALLED_APPS = [
     "django.contrib.admin",

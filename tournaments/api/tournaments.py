@@ -62,6 +62,9 @@ class TournamentSerializer(serializers.ModelSerializer):
             "status",
             "public",
             "bye_points",
+            "start_time",
+            "time_zone",
+            "round_minutes",
         ]
 
 
@@ -79,7 +82,7 @@ class RoundSummarySerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Round
-        fields = ["number", "status", "published_at"]
+        fields = ["number", "status", "published_at", "starts_at"]
 
 
 class TournamentDetailSerializer(TournamentSerializer):
@@ -127,7 +130,15 @@ class RoundSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Round
-        fields = ["number", "status", "published_at", "tables", "byes", "diagnostics"]
+        fields = [
+            "number",
+            "status",
+            "published_at",
+            "starts_at",
+            "tables",
+            "byes",
+            "diagnostics",
+        ]
 
 
 class StandingLineSerializer(serializers.Serializer):
@@ -162,6 +173,9 @@ class TournamentCreateSerializer(serializers.Serializer):
     )
     public = serializers.BooleanField(default=False)
     seed = serializers.IntegerField(required=False, min_value=0, max_value=2**31 - 1)
+    start_time = serializers.TimeField(required=False)
+    time_zone = serializers.CharField(max_length=64, required=False)
+    round_minutes = serializers.IntegerField(required=False, min_value=1, max_value=24 * 60)
 
 
 class RegistrationsAddSerializer(serializers.Serializer):

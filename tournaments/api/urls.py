@@ -3,9 +3,11 @@
 from django.urls import include, path
 from rest_framework.routers import SimpleRouter
 
+from tournaments.api.schedule import ScheduleViewSet
 from tournaments.api.tournaments import TournamentViewSet
 
 router = SimpleRouter()
 router.register("tournaments", TournamentViewSet, basename="tournament")
+router.register("tournaments", ScheduleViewSet, basename="tournament-schedule")
 
 urlpatterns = [path("", include(router.urls))]
