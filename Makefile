@@ -27,7 +27,7 @@ run: install
 	@# Astronomy's demo matches (a few seconds of endgame analysis each) are seeded
 	@# while the site already serves; their progress lines follow the server's.
 	DEBUG=1 $(PY) manage.py seed_demo --if-empty --later astronomy
-	DEBUG=1 $(PY) manage.py runserver 127.0.0.1:$(PORT)
+	DEBUG=1 WEBHOOK_ALLOW_PRIVATE=1 $(PY) manage.py runserver 127.0.0.1:$(PORT)
 
 ## make test: PostgreSQL + Redis + a real Celery worker, then the whole suite and the linters
 test: install services

@@ -51,6 +51,16 @@ def env_int(name: str, default: int) -> int:
         raise ImproperlyConfigured(f"{name}={value!r} is not an integer") from exc
 
 
+def env_float(name: str, default: float) -> float:
+    value = env_str(name)
+    if value is None or value.strip() == "":
+        return default
+    try:
+        return float(value)
+    except ValueError as exc:
+        raise ImproperlyConfigured(f"{name}={value!r} is not a number") from exc
+
+
 def env_json(name: str, default: dict) -> dict:
     """A JSON object (e.g. '{"window": 18}'); ``default`` when unset or blank."""
     value = env_str(name)

@@ -36,6 +36,7 @@ urlpatterns = [
         name="player-calendar-renew",
     ),
     path("tournaments/", include("tournaments.urls")),
+    path("webhooks/", include("hooks.urls")),
     path("players/<str:handle>/", views.player_detail, name="player-detail"),
 ]
 

@@ -30,6 +30,7 @@ from typing import Any
 from core.catalogue import (
     entry,
     exchange,
+    hooks,
     imports,
     ranking,
     records,
@@ -70,6 +71,7 @@ MESSAGES: dict[str, str] = {
     **ranking.MESSAGES,
     **imports.MESSAGES,
     **entry.MESSAGES,
+    **hooks.MESSAGES,
     **exchange.MESSAGES,
 }
 

@@ -12,7 +12,15 @@ from celery.schedules import crontab
 from csp.constants import NONE, SELF
 from django.utils.translation import gettext_lazy as _
 
-from core.env import database_from_url, env_bool, env_int, env_json, env_list, env_str
+from core.env import (
+    database_from_url,
+    env_bool,
+    env_float,
+    env_int,
+    env_json,
+    env_list,
+    env_str,
+)
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -28,7 +36,8 @@ if not SECRET_KEY and DEBUG:
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost"] if DEBUG else [])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
-#: The site's public address: the absolute links of calendar feeds (``core.site``), never taken from a
+#: The site's public address: the absolute links of webhook payloads, calendar feeds,
+#: tournament archives and mails sent by workers (``core.site``), never taken from a
 #: request.
 SITE_URL = env_str("SITE_URL") or "http://127.0.0.1:8000"
 
@@ -51,6 +60,7 @@ INSTALLED_APPS = [
     "django_celery_beat",
     "quotient",
     "federation",
+    "hooks",
     "scoring",
     "ratings",
     "tournaments",
@@ -267,6 +277,12 @@ CELERY_BEAT_SCHEDULE = {
         "task": "ratings.tasks.resend_stale_runs",
         "schedule": crontab(minute="*/5"),
     },
+    # webhook deliveries whose task was lost (a worker stopped mid-attempt, a broker
+    # restarted) are sent again; the first retry never waits for this
+    "webhooks-sweep": {
+        "task": "hooks.tasks.sweep",
+        "schedule": crontab(minute="*"),
+    },
     # idempotency keys past their 24 h lifetime are deleted once a day
     "idempotency-keys-purge": {
         "task": "federation.tasks.purge_idempotency_keys",
@@ -295,6 +311,14 @@ RANKING_CHUNK_SIZE = env_int("RANKING_CHUNK_SIZE", 20_000)
 #: each monthly batch is fanned out to the Celery workers instead, as a chord of chunk
 #: tasks (needs a result backend: Redis). Both publish the same list, bit for bit.
 RANKING_FAN_OUT = env_bool("RANKING_FAN_OUT", default=False)
+
+#: Webhooks (``hooks``): with WEBHOOK_ALLOW_PRIVATE=1 (the quick start, the tests) an
+#: endpoint may be a plain-http URL on a private or loopback address; otherwise only
+#: https to public addresses, checked at registration and again at every attempt. A
+#: failed attempt is retried after WEBHOOK_FIRST_RETRY_SECONDS, then after four times
+#: longer each time, for up to 24 hours after the first attempt.
+WEBHOOK_ALLOW_PRIVATE = env_bool("WEBHOOK_ALLOW_PRIVATE", default=False)
+WEBHOOK_FIRST_RETRY_SECONDS = env_float("WEBHOOK_FIRST_RETRY_SECONDS", 30.0)
 
 LOGGING = {
     "version": 1,
