@@ -206,6 +206,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # the tournament archive's and the webhook messages' schemas (quotient.openapi)
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "quotient.openapi.add_components",
+    ],
 }
 
 # Content-Security-Policy (django-csp): scripts only from our own static files (no

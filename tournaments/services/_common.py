@@ -12,7 +12,8 @@ from tournaments.models import (
 )
 
 MAX_ROUNDS = 50
-RESERVED_SLUGS = {"new"}
+#: not tournaments: "new" is the creation page, "import" the archive's API endpoint
+RESERVED_SLUGS = {"new", "import"}
 
 
 def _allow(by: Any, tournament: Tournament) -> None:
