@@ -131,15 +131,14 @@ def _earlier_pending() -> QuerySet[Delivery]:
 
 def _due(now: datetime) -> QuerySet[Delivery]:
     """Deliveries an attempt may claim now: pending, due, unclaimed, their endpoint
-    active, first in their endpoint's queue."""
+    active, first in their endpoint's queue. Every condition is on the row or in an
+    EXISTS (no join): the UPDATE that claims stays a plain ``UPDATE ... WHERE``, which
+    PostgreSQL checks again on the row a concurrent claim just changed."""
+    active = Endpoint.objects.filter(pk=OuterRef("endpoint_id"), active=True)
     return (
-        Delivery.objects.filter(
-            status=Delivery.Status.PENDING,
-            next_attempt_at__lte=now + EARLY,
-            endpoint__active=True,
-        )
+        Delivery.objects.filter(status=Delivery.Status.PENDING, next_attempt_at__lte=now + EARLY)
         .filter(Q(locked_until__isnull=True) | Q(locked_until__lt=now))
-        .filter(~Exists(_earlier_pending()))
+        .filter(Exists(active), ~Exists(_earlier_pending()))
     )
 
 
