@@ -27,8 +27,9 @@ run: install
 	@# Astronomy's demo matches (a few seconds of endgame analysis each) are seeded
 	@# while the site already serves; their progress lines follow the server's.
 	DEBUG=1 $(PY) manage.py seed_demo --if-empty --later astronomy
-	@# REQUIRE_2FA=0: the demo's admin/admin logs in without an authenticator app
-	DEBUG=1 REQUIRE_2FA=0 $(PY) manage.py runserver 127.0.0.1:$(PORT)
+	@# REQUIRE_2FA=0: the demo's admin/admin logs in without an authenticator app;
+	@# WEBHOOK_ALLOW_PRIVATE=1: webhooks may go to a local test server
+	DEBUG=1 REQUIRE_2FA=0 WEBHOOK_ALLOW_PRIVATE=1 $(PY) manage.py runserver 127.0.0.1:$(PORT)
 
 ## make test: PostgreSQL + Redis + a real Celery worker, then the whole suite and the linters
 test: install services

@@ -4,14 +4,15 @@ A *generation* is a value that changes whenever something a set of pages shows
 changes: ``lists`` when a ranking list is published (or removed), ``players`` when a
 player or a club is saved (names and clubs shown everywhere), ``matches`` when a match
 is recorded, corrected or withdrawn (the match lists, a player's page, "why my number
-changed"). Each is the time it last changed (nanoseconds, with a random tag: two
+changed"), ``tournaments`` when any tournament's registrations, rounds, tables or
+schedule change (the embedded standings). Each is the time it last changed (nanoseconds, with a random tag: two
 changes within one tick, or under a frozen test clock, still differ), so it doubles as
 a Last-Modified. Pages name the generations they depend on in their ETag and cache
 keys: a change makes new keys, and nothing is deleted. A lost cache (Redis restarted,
 evicted) starts new generations: every page is recomputed once, never served stale.
 
 The apps that own the data bump them: ``federation`` (players, clubs), ``scoring``
-(matches), ``ratings`` (lists); any app reads them.
+(matches), ``ratings`` (lists), ``tournaments`` (their writes); any app reads them.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from django.core.cache import cache
 from django.db import transaction
 
 LISTS, PLAYERS, MATCHES = "gen:lists", "gen:players", "gen:matches"
+TOURNAMENTS = "gen:tournaments"
 
 Generation = tuple[int, str]
 

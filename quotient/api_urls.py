@@ -1,7 +1,7 @@
 """``/api/v1/``: every endpoint of the API, and its root listing them.
 
 The root lists each list endpoint by name with its absolute URL (``clubs``,
-``players``, ``matches``, ``imports``, ``tournaments``, ``rankings``), the token
+``players``, ``matches``, ``imports``, ``tournaments``, ``rankings``, ``webhooks``), the token
 login (``auth_token``), the OpenAPI schema and its documentation, and under
 ``templates`` the endpoints of one object as URI templates (RFC 6570,
 ``.../players/{handle}/``). Names are reversed in this URLconf: some are also page
@@ -14,6 +14,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from federation.api import ClubViewSet, PlayerViewSet
+from hooks.api import WebhookViewSet
 from quotient.auth import token_login
 from scoring.api.imports import ImportViewSet
 from tournaments.api.matches import MatchViewSet
@@ -26,6 +27,7 @@ LISTS = {
     "imports": "import-list",
     "tournaments": "tournament-list",
     "rankings": "api-ranking-index",
+    "webhooks": "api-webhook-list",
     "auth_token": "api-token",
 }
 #: name in ``templates`` -> (URL name in this URLconf, its arguments as placeholders)
@@ -81,6 +83,7 @@ router.register("clubs", ClubViewSet, basename="club")
 router.register("players", PlayerViewSet, basename="player")
 router.register("matches", MatchViewSet, basename="match")
 router.register("imports", ImportViewSet, basename="import")
+router.register("webhooks", WebhookViewSet, basename="api-webhook")
 
 urlpatterns = [
     path("auth/token/", token_login, name="api-token"),

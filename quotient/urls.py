@@ -7,6 +7,9 @@ from drf_spectacular.views import (
 )
 
 from quotient import health, monitoring, views
+from ratings import views_embed as ranking_embeds
+from tournaments import views_embed as tournament_embeds
+from tournaments import views_feeds
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -26,7 +29,25 @@ urlpatterns = [
     path("", include("federation.urls")),
     path("", include("scoring.web.urls")),
     path("", include("ratings.urls")),
+    # pages other sites frame (core.embed): the only ones with frame-ancestors *
+    path("embed/rankings/<str:game>/", ranking_embeds.ranking_embed, name="embed-ranking"),
+    path(
+        "embed/tournaments/<slug:slug>/standings/",
+        tournament_embeds.standings_embed,
+        name="embed-tournament-standings",
+    ),
+    # calendar feeds (tournaments.calendar)
+    path("tournaments.ics", views_feeds.tournaments_ics, name="tournaments-calendar"),
+    path("clubs/<slug:slug>/calendar.ics", views_feeds.club_ics, name="club-calendar"),
+    path("calendar/<str:token>.ics", views_feeds.player_ics, name="player-calendar-feed"),
+    path("players/<str:handle>/calendar/", views_feeds.player_calendar, name="player-calendar"),
+    path(
+        "players/<str:handle>/calendar/renew/",
+        views_feeds.player_calendar_renew,
+        name="player-calendar-renew",
+    ),
     path("tournaments/", include("tournaments.urls")),
+    path("webhooks/", include("hooks.urls")),
     path("players/<str:handle>/", views.player_detail, name="player-detail"),
 ]
 

@@ -56,7 +56,8 @@ def player_detail(request: HttpRequest, handle: str) -> HttpResponseBase:
     response = not_modified(request, validators)
     if response is None:
         title, body = cached(content.key, lambda: _player_html(request, handle))
-        response = render(request, "players/detail.html", {"title": title, "body": mark_safe(body)})
+        context = {"title": title, "body": mark_safe(body), "handle": handle}
+        response = render(request, "players/detail.html", context)
     vary = ["Accept-Language", "Cookie"]  # the page shows its visitor: never in shared caches
     return finish(response, validators, immutable=False, private=True, vary=vary)
 

@@ -7,4 +7,5 @@ class RatingsConfig(AppConfig):
     verbose_name = _("World ranking")
 
     def ready(self) -> None:
-        from ratings import caching, checks  # noqa: F401 - the settings check, cache signals
+        # the settings check, the caches' and the webhooks' receivers
+        from ratings import caching, checks, webhooks  # noqa: F401

@@ -7,4 +7,4 @@ class ScoringConfig(AppConfig):
     verbose_name = _("Matches and scoring")
 
     def ready(self) -> None:
-        from scoring import signals  # noqa: F401 - the cache generations' receivers
+        from scoring import signals, webhooks  # noqa: F401 - the caches', the webhooks' receivers

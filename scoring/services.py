@@ -222,7 +222,8 @@ def match_record(
         # a twin submitted at the same moment won the race to the unique constraint
         _refuse_duplicate(game, fingerprint)
         raise
-    match_changed.send(sender=Match, match=match, action=event.action)  # the caches
+    # the caches, and the webhooks once committed
+    match_changed.send(sender=Match, match=match, action=event.action, at=now)
     return Recorded(match=match, warnings=warnings, seats=seats)
 
 
@@ -245,8 +246,10 @@ def _refuse_duplicate(game: Game, fingerprint: str, *, other_than: int | None = 
 
 def _event(match: Match, action: str, **details: Any) -> MatchEvent:
     """Store the event ``action`` of ``match`` (``details``: as ``_new_event``) and
-    tell the caches (``match_changed``)."""
-    match_changed.send(sender=Match, match=match, action=action)
+    tell the caches and the webhooks (``match_changed``)."""
+    match_changed.send(
+        sender=Match, match=match, action=action, at=details["at"], reason=details.get("reason", "")
+    )
     event = _new_event(match, action, **details)
     event.save(force_insert=True)
     return event

@@ -1,8 +1,9 @@
 """Signals scoring sends for the apps above it (the one-way graph forbids it to call
 them): ``match_changed`` once a match is recorded, corrected or withdrawn (inside the
-write's transaction when there is one), with ``match`` and ``action`` (a
-``MatchEvent.Action``). Receivers that act on the outcome should wait for the commit
-(``on_commit``).
+write's transaction when there is one), with ``match``, ``action`` (a
+``MatchEvent.Action``), ``at`` (the event's time) and, for a correction or a
+withdrawal, ``reason``. Receivers that act on the outcome should wait for the commit
+(``on_commit``): ``scoring.webhooks`` does.
 
 Scoring's own receiver bumps the ``matches`` generation of the pages' caches
 (``core.generations``): the match lists, a player's page, "why my number changed".

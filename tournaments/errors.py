@@ -39,6 +39,7 @@ class TournamentError(CodedError):
             "missing-result",
             "bye-unpublished",
             "table-has-result",
+            "trf-table-sizes",
         ),
         409,
     )

@@ -18,6 +18,10 @@ Words of the domain:
 * **table** — the players of one round seated together, in turn order; once its
   result is in, it points to the ordinary match that holds it (links point down the
   app graph: the match knows nothing of tournaments).
+* **schedule** — the tournament starts on its day at its *start time* in its *time
+  zone*; each round lasts *round minutes*. A round starts at the time the organiser
+  gave it (``Round.starts_at``), else right after the round before
+  (``tournaments.schedule``); calendars and webhooks show these times.
 * **bye** — a player of the round without a table: given by the engine when the
   players do not fill whole tables (``granted`` False), or granted by the organiser
   to a late entrant for a round they missed (``granted`` True). Both score the
@@ -26,7 +30,12 @@ Words of the domain:
 
 from __future__ import annotations
 
+import secrets
+import zoneinfo
+from datetime import time
+
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
@@ -55,6 +64,20 @@ def pairs_only() -> list[int]:
     return [2]
 
 
+def federation_time_zone() -> str:
+    """A new tournament's time zone: the federation's."""
+    return settings.TIME_ZONE
+
+
+def time_zone_check(value: str) -> None:
+    if value not in zoneinfo.available_timezones():
+        raise ValidationError(_("“%(zone)s” is not a time zone."), params={"zone": value})
+
+
+def ten_in_the_morning() -> time:
+    return time(10, 0)
+
+
 class Tournament(models.Model):
     class Format(models.TextChoices):
         SWISS = "swiss", _("Swiss")
@@ -75,6 +98,22 @@ class Tournament(models.Model):
         "federation.Club", on_delete=models.PROTECT, related_name="tournaments"
     )
     starts_on = models.DateField(_("starts on"))
+    start_time = models.TimeField(_("start time"), default=ten_in_the_morning)
+    time_zone = models.CharField(
+        _("time zone"),
+        max_length=64,
+        default=federation_time_zone,
+        validators=[time_zone_check],
+        help_text=_("Where it is played, e.g. Europe/Paris."),
+    )
+    round_minutes = models.PositiveSmallIntegerField(
+        _("minutes per round"), default=60, help_text=_("How long a round lasts in calendars.")
+    )
+    schedule_changes = models.PositiveIntegerField(
+        _("schedule changes"),
+        default=0,
+        help_text=_("One more at each change of a time: calendars' SEQUENCE."),
+    )
     format = models.CharField(
         _("format"), max_length=12, choices=Format.choices, default=Format.SWISS
     )
@@ -184,6 +223,12 @@ class Round(models.Model):
     )
     paired_at = models.DateTimeField(_("paired at"), null=True, blank=True)
     published_at = models.DateTimeField(_("published at"), null=True, blank=True)
+    starts_at = models.DateTimeField(
+        _("starts at"),
+        null=True,
+        blank=True,
+        help_text=_("Empty: right after the round before (the tournament's start for round 1)."),
+    )
 
     class Meta:
         ordering = ["tournament", "number"]
@@ -273,3 +318,25 @@ class RoundBye(models.Model):
 
     def __str__(self) -> str:
         return f"{self.round} — {_('bye')} {self.player.handle}"
+
+
+def calendar_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+class PlayerCalendar(models.Model):
+    """A player's private calendar: the rounds they are paired in, at a secret address
+    (``token``) their club's organisers hand them; a new token retires the old one."""
+
+    player = models.OneToOneField(
+        "federation.Player", on_delete=models.CASCADE, related_name="calendar"
+    )
+    token = models.CharField(_("secret"), max_length=64, unique=True, default=calendar_token)
+    created_at = models.DateTimeField(_("created at"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("player's calendar")
+        verbose_name_plural = _("players' calendars")
+
+    def __str__(self) -> str:
+        return f"{self.player.handle} calendar"

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments import views, views_manage
+from tournaments import views, views_exchange, views_feeds, views_manage
 
 urlpatterns = [
     path("", views.tournament_index, name="tournament-list"),
@@ -12,6 +12,9 @@ urlpatterns = [
     path("<slug:slug>/standings/print/", views.standings_print, name="tournament-standings-print"),
     path("<slug:slug>/standings.csv", views.standings_csv, name="tournament-standings-csv"),
     path("<slug:slug>/crosstable/", views.crosstable, name="tournament-crosstable"),
+    path("<slug:slug>/calendar.ics", views_feeds.tournament_ics, name="tournament-calendar"),
+    path("<slug:slug>/export.trf", views_exchange.export_trf, name="tournament-export-trf"),
+    path("<slug:slug>/export.json", views_exchange.export_json, name="tournament-export-json"),
     path("<slug:slug>/crosstable.csv", views.crosstable_csv, name="tournament-crosstable-csv"),
     path("<slug:slug>/rounds/<int:number>/", views.round_detail, name="tournament-round"),
     path(

@@ -27,7 +27,17 @@ from collections.abc import Mapping
 from string import Formatter
 from typing import Any
 
-from core.catalogue import accounts, entry, imports, ranking, records, service, tournaments
+from core.catalogue import (
+    accounts,
+    entry,
+    exchange,
+    hooks,
+    imports,
+    ranking,
+    records,
+    service,
+    tournaments,
+)
 from core.catalogue.marks import Translate, gettext_noop
 from core.catalogue.vocabulary import (
     GAME_NAMES,
@@ -63,6 +73,8 @@ MESSAGES: dict[str, str] = {
     **imports.MESSAGES,
     **entry.MESSAGES,
     **accounts.MESSAGES,
+    **hooks.MESSAGES,
+    **exchange.MESSAGES,
 }
 
 

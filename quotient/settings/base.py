@@ -38,6 +38,10 @@ if not SECRET_KEY and DEBUG:
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost"] if DEBUG else [])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+#: The site's public address: the absolute links of webhook payloads, calendar feeds,
+#: tournament archives and mails sent by workers (``core.site``), never taken from a
+#: request.
+SITE_URL = env_str("SITE_URL") or "http://127.0.0.1:8000"
 
 INSTALLED_APPS = [
     # the admin on a site that asks for the second factor (quotient.accounts.admin_site)
@@ -62,6 +66,7 @@ INSTALLED_APPS = [
     "quotient",
     "quotient.accounts",
     "federation",
+    "hooks",
     "scoring",
     "ratings",
     "tournaments",
@@ -221,6 +226,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # the tournament archive's and the webhook messages' schemas (quotient.openapi)
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "quotient.openapi.add_components",
+    ],
 }
 
 # Content-Security-Policy (django-csp): scripts only from our own static files (no
@@ -292,6 +302,12 @@ CELERY_BEAT_SCHEDULE = {
         "task": "ratings.tasks.resend_stale_runs",
         "schedule": crontab(minute="*/5"),
     },
+    # webhook deliveries whose task was lost (a worker stopped mid-attempt, a broker
+    # restarted) are sent again; the first retry never waits for this
+    "webhooks-sweep": {
+        "task": "hooks.tasks.sweep",
+        "schedule": crontab(minute="*"),
+    },
     # idempotency keys past their 24 h lifetime are deleted once a day
     "idempotency-keys-purge": {
         "task": "federation.tasks.purge_idempotency_keys",
@@ -325,6 +341,14 @@ RANKING_FAN_OUT = env_bool("RANKING_FAN_OUT", default=False)
 #: ``text`` (readable lines: the quick start's). Both carry the request id
 #: (``core.request_id``), also in the log lines of the tasks a request queued.
 LOG_FORMAT = env_choice("LOG_FORMAT", ("json", "text"), "text" if DEBUG else "json")
+#: Webhooks (``hooks``): with WEBHOOK_ALLOW_PRIVATE=1 (the quick start, the tests) an
+#: endpoint may be a plain-http URL on a private or loopback address; otherwise only
+#: https to public addresses, checked at registration and again at every attempt. A
+#: failed attempt is retried after WEBHOOK_FIRST_RETRY_SECONDS, then after four times
+#: longer each time, for up to 24 hours after the first attempt.
+WEBHOOK_ALLOW_PRIVATE = env_bool("WEBHOOK_ALLOW_PRIVATE", default=False)
+WEBHOOK_FIRST_RETRY_SECONDS = env_float("WEBHOOK_FIRST_RETRY_SECONDS", 30.0)
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

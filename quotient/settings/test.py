@@ -6,6 +6,10 @@ os.environ.setdefault("DEBUG", "0")
 os.environ.setdefault("SECRET_KEY", "test-secret-key")
 os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/quotient")
 os.environ.setdefault("CELERY_BROKER_URL", "redis://127.0.0.1:6379/14")
+# webhooks to the tests' own servers on 127.0.0.1, retried at once (the worker too)
+os.environ.setdefault("WEBHOOK_ALLOW_PRIVATE", "1")
+os.environ.setdefault("WEBHOOK_FIRST_RETRY_SECONDS", "0.2")
+os.environ.setdefault("SITE_URL", "https://quotient.test")
 
 from quotient.settings.base import *  # noqa: F403
 

@@ -15,7 +15,7 @@ from core.catalogue import GAME_NAMES, MESSAGES, MOVE_PREFIX, VALUES, VARIANTS, 
 from core.errors import CodedError
 
 ROOT = Path(__file__).resolve().parents[2]
-APPS = ("core", "federation", "scoring", "ratings", "tournaments", "quotient")
+APPS = ("core", "federation", "hooks", "scoring", "ratings", "tournaments", "quotient")
 #: texts that read the same in every language: formulas of JSON, and proper names
 SAME_EVERYWHERE = {
     '{{"4": n, "3": n, "2": n}}',

@@ -13,7 +13,16 @@ from ratings.services import ranking_publish
 from scoring.models import Match
 from tests.builders import record_month
 
-LISTS = ["clubs", "players", "matches", "imports", "tournaments", "rankings", "auth_token"]
+LISTS = [
+    "clubs",
+    "players",
+    "matches",
+    "imports",
+    "tournaments",
+    "rankings",
+    "webhooks",
+    "auth_token",
+]
 
 
 @pytest.fixture
@@ -36,8 +45,8 @@ def test_the_root_lists_every_endpoint_in_the_api(api, published):
     for name in LISTS:
         assert body[name].startswith("http://testserver/api/v1/"), name
         response = api.get(body[name])
-        # the token is a POST; imports are a club's own
-        expected = {"auth_token": 405, "imports": 401}.get(name, 200)
+        # the token is a POST; imports and webhooks are a club's own
+        expected = {"auth_token": 405, "imports": 401, "webhooks": 401}.get(name, 200)
         assert response.status_code == expected, name
         assert response["Content-Type"] == "application/json", name
     assert body["templates"] == {

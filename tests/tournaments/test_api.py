@@ -58,7 +58,7 @@ def test_an_organiser_runs_a_tournament_through_the_api(api, organiser, federati
     assert again.status_code == 409 and again.json()["error"]["code"] == "round-pending"
 
     assert api.get(f"{BASE}{slug}/rounds/").json() == [
-        {"number": 1, "status": "paired", "published_at": None}
+        {"number": 1, "status": "paired", "published_at": None, "starts_at": None}
     ]
     published = api.post(f"{BASE}{slug}/rounds/1/publish/", format="json")
     assert published.status_code == 200 and published.json()["status"] == "published"
@@ -76,7 +76,12 @@ def test_anyone_reads_a_public_tournament_its_rounds_and_standings(api, night, o
     detail = api.get(f"{BASE}{night.slug}/").json()
     assert len(detail["registrations"]) == 12
     assert detail["rounds"] == [
-        {"number": 1, "status": "complete", "published_at": detail["rounds"][0]["published_at"]}
+        {
+            "number": 1,
+            "status": "complete",
+            "published_at": detail["rounds"][0]["published_at"],
+            "starts_at": None,
+        }
     ]
     rnd = api.get(f"{BASE}{night.slug}/rounds/1/").json()
     tables = night.rounds.get(number=1).tables.order_by("number")

@@ -64,6 +64,9 @@ class TournamentSerializer(serializers.ModelSerializer):
             "public",
             "bye_points",
             "keep_clubs_apart",
+            "start_time",
+            "time_zone",
+            "round_minutes",
         ]
 
 
@@ -91,7 +94,7 @@ class RoundSummarySerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Round
-        fields = ["number", "status", "published_at"]
+        fields = ["number", "status", "published_at", "starts_at"]
 
 
 class TournamentDetailSerializer(TournamentSerializer):
@@ -148,7 +151,15 @@ class RoundSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Round
-        fields = ["number", "status", "published_at", "tables", "byes", "diagnostics"]
+        fields = [
+            "number",
+            "status",
+            "published_at",
+            "starts_at",
+            "tables",
+            "byes",
+            "diagnostics",
+        ]
 
 
 class StandingLineSerializer(serializers.Serializer):
@@ -190,6 +201,9 @@ class TournamentCreateSerializer(serializers.Serializer):
 class TournamentApartSerializer(serializers.Serializer):
     keep_clubs_apart = serializers.BooleanField(required=False)
     apart = _apart_pairs(required=False)
+    start_time = serializers.TimeField(required=False)
+    time_zone = serializers.CharField(max_length=64, required=False)
+    round_minutes = serializers.IntegerField(required=False, min_value=1, max_value=24 * 60)
 
 
 class RegistrationsAddSerializer(serializers.Serializer):

@@ -3,9 +3,16 @@
 from django.urls import include, path
 from rest_framework.routers import SimpleRouter
 
+from tournaments.api.exchange import ArchiveImport
+from tournaments.api.schedule import ScheduleViewSet
 from tournaments.api.tournaments import TournamentViewSet
 
 router = SimpleRouter()
 router.register("tournaments", TournamentViewSet, basename="tournament")
+router.register("tournaments", ScheduleViewSet, basename="tournament-schedule")
 
-urlpatterns = [path("", include(router.urls))]
+urlpatterns = [
+    # before the router's tournaments/{slug}/ ("import" is a reserved slug)
+    path("tournaments/import/", ArchiveImport.as_view(), name="api-tournament-import"),
+    path("", include(router.urls)),
+]

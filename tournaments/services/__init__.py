@@ -27,6 +27,7 @@ from tournaments.services.results import (
     table_result_record,
 )
 from tournaments.services.rounds import round_pair, round_publish, round_repair, round_swap
+from tournaments.services.schedule import round_schedule, tournament_schedule
 
 __all__ = [
     "MAX_ROUNDS",
@@ -49,4 +50,6 @@ __all__ = [
     "table_result_record",
     "round_match_record",
     "players_at",
+    "round_schedule",
+    "tournament_schedule",
 ]

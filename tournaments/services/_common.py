@@ -6,13 +6,15 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied
 
+from core.generations import TOURNAMENTS, bump_on_commit
 from federation.permissions import can_write_for_club
 from tournaments.models import (
     Tournament,
 )
 
 MAX_ROUNDS = 50
-RESERVED_SLUGS = {"new"}
+#: not tournaments: "new" is the creation page, "import" the archive's API endpoint
+RESERVED_SLUGS = {"new", "import"}
 
 
 def _allow(by: Any, tournament: Tournament) -> None:
@@ -21,7 +23,9 @@ def _allow(by: Any, tournament: Tournament) -> None:
 
 
 def _lock(tournament: Tournament) -> Tournament:
-    """The tournament's row, locked until the transaction ends (call inside one)."""
+    """The tournament's row, locked until the transaction ends (call inside one). Every
+    write takes it: the pages kept under the ``tournaments`` generation change."""
+    bump_on_commit(TOURNAMENTS)
     return (
         Tournament.objects.select_for_update().select_related("game", "club").get(pk=tournament.pk)
     )

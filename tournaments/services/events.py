@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import secrets
-from datetime import date
+from datetime import date, time
 from decimal import Decimal
 from typing import Any
 
@@ -19,6 +19,7 @@ from tournaments.models import (
 )
 from tournaments.services._common import MAX_ROUNDS, RESERVED_SLUGS
 from tournaments.services.apart import ApartInput, apart_players, parse_apart
+from tournaments.services.schedule import schedule_check
 
 
 def table_sizes_check(*, game: Game, format: str, table_sizes: list[int]) -> None:
@@ -66,16 +67,32 @@ def tournament_create(
     keep_clubs_apart: bool = False,
     apart: ApartInput = (),
     created_by: Any = None,
+    start_time: time | None = None,
+    time_zone: str | None = None,
+    round_minutes: int | None = None,
 ) -> Tournament:
     """A new tournament of ``club``, open for registration; ``apart`` names pairs of
-    players (handles) to keep apart."""
+    players (handles) to keep apart; its schedule takes the defaults of ``Tournament``
+    for what is not given."""
     if created_by is not None and not can_write_for_club(created_by, club):
         raise PermissionDenied("You may only create tournaments for a club you organise.")
     table_sizes_check(game=game, format=format, table_sizes=list(table_sizes))
     if not 1 <= rounds_planned <= MAX_ROUNDS:
         raise TournamentError("rounds-planned", limit=MAX_ROUNDS)
     apart_pairs = apart_players(parse_apart(apart))
+    schedule = {
+        name: value
+        for name, value in (
+            ("start_time", start_time),
+            ("time_zone", time_zone),
+            ("round_minutes", round_minutes),
+        )
+        if value is not None
+    }
+    defaults = Tournament(**schedule)
+    schedule_check(time_zone=defaults.time_zone, round_minutes=defaults.round_minutes)
     return Tournament.objects.create(
+        **schedule,
         name=name,
         slug=_free_slug(name, slug),
         game=game,

@@ -9,7 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from federation.models import Player
-from tournaments import pairing
+from tournaments import pairing, webhooks
 from tournaments.errors import TournamentError
 from tournaments.models import (
     Round,
@@ -65,8 +65,7 @@ def round_pair(*, tournament: Tournament, by: Any = None, now: datetime | None =
             if exc.code != "tournament-over":
                 raise
             over = exc
-            locked.status = Tournament.Status.FINISHED
-            locked.save(update_fields=["status"])
+            _finish(locked)
         else:
             rnd = Round.objects.create(
                 tournament=locked,
@@ -168,6 +167,7 @@ def round_publish(*, round: Round, by: Any = None, now: datetime | None = None) 
         rnd.status = Round.Status.PUBLISHED
         rnd.published_at = now or timezone.now()
         rnd.save(update_fields=["status", "published_at"])
+        webhooks.round_published(rnd)
         _settle(locked, rnd)
     return rnd
 
@@ -180,5 +180,11 @@ def _settle(tournament: Tournament, rnd: Round) -> None:
     rnd.status = Round.Status.COMPLETE
     rnd.save(update_fields=["status"])
     if rnd.number >= tournament.rounds_planned:
-        tournament.status = Tournament.Status.FINISHED
-        tournament.save(update_fields=["status"])
+        _finish(tournament)
+
+
+def _finish(tournament: Tournament) -> None:
+    """The tournament is over (reported to the webhooks once committed)."""
+    tournament.status = Tournament.Status.FINISHED
+    tournament.save(update_fields=["status"])
+    webhooks.tournament_finished(tournament)
