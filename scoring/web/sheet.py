@@ -68,7 +68,8 @@ def sheet_page(
                 error = _on_the_sheet(error, place)
     shown = place_messages(problems, error, place)
     bounds = (len(sheet.seats), len(sheet.seats)) if extra.get("seats_fixed") else None
-    context = _sheet_context(sheet, shown, fresh=request.method != "POST", bounds=bounds)
+    fresh = request.method != "POST" and initial is None
+    context = _sheet_context(sheet, shown, fresh=fresh, bounds=bounds)
     context.update(error_place=place, problem_count=len(problems.found), **extra)
     return entry_page(request, template, header, context, error)
 
