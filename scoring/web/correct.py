@@ -24,7 +24,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy
 
 from core.refusals import refused_onto
 from federation.models import Club
@@ -45,9 +45,9 @@ class CorrectionReasonForm(forms.Form):
     """Why the match is corrected (kept in its history)."""
 
     reason = forms.CharField(
-        label=_lazy("Reason for the correction"),
+        label=gettext_lazy("Reason for the correction"),
         max_length=1000,
-        help_text=_lazy("Kept in the match's history, e.g. “deal 2: pips of Ana misread”."),
+        help_text=gettext_lazy("Kept in the match's history, e.g. “deal 2: pips of Ana misread”."),
     )
 
 
