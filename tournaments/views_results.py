@@ -78,7 +78,8 @@ def table_result(request: HttpRequest, slug: str, number: int, table: int) -> Ht
     which = _which(request, game)
     if which == "record" or game not in GAMES:
         return _record_page(request, tournament, found)
-    initial = {"club": tournament.club.slug, "played_on": _played_on(found.round)}
+    # the date as a date input holds it (YYYY-MM-DD), whatever the language
+    initial = {"club": tournament.club.slug, "played_on": _played_on(found.round).isoformat()}
     header = MatchHeaderForm(request.POST or None, user=request.user, initial=initial)
     _only_club(header, tournament)
     handles = [seat.player.handle for seat in found.seats.all()]

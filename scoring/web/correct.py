@@ -109,7 +109,7 @@ def _fixed_header(request: HttpRequest, match: Match) -> MatchHeaderForm:
     """The match's club, date and game number, shown and not changed."""
     initial = {
         "club": match.club.slug,
-        "played_on": match.played_on,
+        "played_on": match.played_on.isoformat(),  # as a date input holds it
         "game_number": match.game_number,
     }
     header = MatchHeaderForm(request.POST or None, user=request.user, initial=initial)
