@@ -1,6 +1,9 @@
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.utils.translation import gettext_lazy as _
 
-from federation.models import Club, Game, Membership, Player
+from core.errors import CodedError
+from federation.models import Club, Game, Membership, Player, PlayerClaim
+from federation.players import claim_decide
 
 
 class MembershipInline(admin.TabularInline):
@@ -23,7 +26,7 @@ class PlayerAdmin(admin.ModelAdmin):
     list_display = ["handle", "display_name", "club", "country", "public_name"]
     list_filter = ["public_name", "country", "club"]
     search_fields = ["handle", "display_name"]
-    autocomplete_fields = ["club"]
+    autocomplete_fields = ["club", "user"]
     readonly_fields = ["created_at"]
 
 
@@ -39,3 +42,30 @@ class MembershipAdmin(admin.ModelAdmin):
 class GameAdmin(admin.ModelAdmin):
     list_display = ["key", "name"]
     readonly_fields = ["key"]
+
+
+def _decide(modeladmin, request, queryset, *, approve: bool) -> None:
+    for claim in queryset.filter(status=PlayerClaim.Status.PENDING):
+        try:
+            claim_decide(claim=claim, by=request.user, approve=approve)
+        except CodedError as exc:
+            modeladmin.message_user(request, exc.message(), messages.ERROR)
+
+
+@admin.action(description=_("Approve the selected claims"))
+def approve_claims(modeladmin, request, queryset) -> None:
+    _decide(modeladmin, request, queryset, approve=True)
+
+
+@admin.action(description=_("Reject the selected claims"))
+def reject_claims(modeladmin, request, queryset) -> None:
+    _decide(modeladmin, request, queryset, approve=False)
+
+
+@admin.register(PlayerClaim)
+class PlayerClaimAdmin(admin.ModelAdmin):
+    list_display = ["user", "player", "status", "created_at", "decided_by"]
+    list_filter = ["status", "player__club"]
+    search_fields = ["user__username", "player__handle"]
+    readonly_fields = ["user", "player", "status", "created_at", "decided_at", "decided_by"]
+    actions = [approve_claims, reject_claims]

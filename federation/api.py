@@ -16,12 +16,16 @@ from django_countries import countries
 from django_countries.serializer_fields import CountryField
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, serializers, status, viewsets
+from rest_framework.decorators import api_view, permission_classes
 from rest_framework.exceptions import PermissionDenied, ValidationError
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
 from rest_framework.response import Response
 
 from federation.idempotency import idempotent
 from federation.models import Club, Player
 from federation.permissions import ReadOnlyOrFederationAdmin, ReadOnlyOrOrganiser
+from federation.players import me
 from federation.services import player_create
 
 
@@ -137,3 +141,18 @@ class PlayerViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         except DjangoValidationError as exc:
             raise ValidationError(exc.message_dict) from exc
         return Response(PlayerRegisteredSerializer(player).data, status=status.HTTP_201_CREATED)
+
+
+class MeSerializer(serializers.Serializer):
+    username = serializers.CharField()
+    player = serializers.CharField(allow_null=True)
+    clubs = serializers.ListField(child=serializers.CharField())
+    roles = serializers.ListField(child=serializers.CharField())
+
+
+@extend_schema(responses=MeSerializer)
+@api_view(["GET"])
+@permission_classes([IsAuthenticated])
+def me_view(request: Request) -> Response:
+    """``/api/v1/me/``: who the caller is (their player, clubs and roles)."""
+    return Response(me(request.user))

@@ -43,3 +43,11 @@ class PlayerRegisterForm(forms.Form):
         if Player.objects.by_handle(handle).exists():
             raise forms.ValidationError(_("This handle is already taken."))
         return handle
+
+
+class PlayerClaimForm(forms.Form):
+    handle = forms.CharField(
+        label=_("Your handle"),
+        max_length=40,
+        help_text=_("The handle the federation registered you with (ask your club)."),
+    )

@@ -131,6 +131,15 @@ class Player(models.Model):
         help_text=_("The display name without case or accents; kept in step on save."),
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("account"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="player",
+        help_text=_("The login of the player themself (one account, one player)."),
+    )
 
     objects = PlayerQuerySet.as_manager()
 
@@ -226,3 +235,47 @@ class IdempotencyKey(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} {self.key}"
+
+
+class PlayerClaim(models.Model):
+    """A logged-in user's request to be linked to a player; an organiser of the
+    player's club (or a federation admin) approves or rejects it."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("waiting for approval")
+        APPROVED = "approved", _("approved")
+        REJECTED = "rejected", _("rejected")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="player_claims"
+    )
+    player = models.ForeignKey(
+        Player, verbose_name=_("player"), on_delete=models.CASCADE, related_name="claims"
+    )
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.PENDING
+    )
+    created_at = models.DateTimeField(_("asked at"), auto_now_add=True)
+    decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("player claim")
+        verbose_name_plural = _("player claims")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user"],
+                condition=models.Q(status="pending"),
+                name="player_claim_one_pending_per_user",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} → {self.player.handle} ({self.status})"

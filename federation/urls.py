@@ -1,8 +1,11 @@
 from django.urls import path
 
-from federation import views
+from federation import views, views_players
 
 urlpatterns = [
     path("players/", views.player_search, name="player-search"),
     path("organiser/players/new/", views.player_register, name="player-register"),
+    path("account/player/", views_players.player_claim, name="player-claim"),
+    path("organiser/claims/", views_players.claim_list, name="claim-list"),
+    path("organiser/claims/<int:pk>/", views_players.claim_decision, name="claim-decision"),
 ]

@@ -13,7 +13,7 @@ from rest_framework import routers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from federation.api import ClubViewSet, PlayerViewSet
+from federation.api import ClubViewSet, PlayerViewSet, me_view
 from hooks.api import WebhookViewSet
 from quotient.auth import token_login
 from scoring.api.imports import ImportViewSet
@@ -87,6 +87,7 @@ router.register("webhooks", WebhookViewSet, basename="api-webhook")
 
 urlpatterns = [
     path("auth/token/", token_login, name="api-token"),
+    path("me/", me_view, name="api-me"),
     path("", include("ratings.api.urls")),
     path("", include("tournaments.api.urls")),
     path("", include(router.urls)),

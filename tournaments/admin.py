@@ -3,7 +3,16 @@ their match, through the organiser's pages or the API only (never by hand here).
 
 from django.contrib import admin
 
-from tournaments.models import Registration, Round, RoundBye, Table, TableSeat, Tournament
+from tournaments.models import (
+    Registration,
+    Round,
+    RoundBye,
+    Table,
+    TableReply,
+    TableReport,
+    TableSeat,
+    Tournament,
+)
 
 
 class RegistrationInline(admin.TabularInline):
@@ -84,3 +93,25 @@ class TableAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request) -> bool:
         return False
+
+
+class TableReplyInline(admin.TabularInline):
+    model = TableReply
+    extra = 0
+    fields = ["player", "kind", "reason", "created_at"]
+    readonly_fields = ["player", "kind", "reason", "created_at"]
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(TableReport)
+class TableReportAdmin(admin.ModelAdmin):
+    """Players' reports of a table's result: read only (settled on the manage page)."""
+
+    list_display = ["table", "reported_by", "status", "created_at"]
+    list_filter = ["status"]
+    search_fields = ["reported_by__handle", "table__round__tournament__name"]
+    readonly_fields = ["table", "reported_by", "record", "fingerprint", "status", "created_at"]
+    inlines = [TableReplyInline]

@@ -272,6 +272,16 @@ class Table(models.Model):
     def __str__(self) -> str:
         return f"{self.round} — {_('table')} {self.number}"
 
+    @property
+    def is_disputed(self) -> bool:
+        """Without a result: a contested report, or open reports that differ."""
+        if self.match_id is not None:
+            return False
+        reports = list(self.reports.filter(status__in=TableReport.OPEN + ("contested",)))
+        if any(r.status == TableReport.Status.CONTESTED for r in reports):
+            return True
+        return len({r.fingerprint for r in reports}) > 1
+
 
 class TableSeat(models.Model):
     """A player's seat at a table; ``seat`` 0 is the first of the record's players."""
@@ -340,3 +350,63 @@ class PlayerCalendar(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player.handle} calendar"
+
+
+class TableReport(models.Model):
+    """A table's result as one of its seated players reported it; it becomes the
+    table's match once every other seated player confirmed it."""
+
+    class Status(models.TextChoices):
+        REPORTED = "reported", _("waiting for confirmations")
+        REPLACED = "replaced", _("replaced by a later report")
+        CONTESTED = "contested", _("contested")
+        RECORDED = "recorded", _("recorded")
+        SETTLED = "settled", _("settled otherwise")
+
+    OPEN: tuple[str, ...] = ("reported",)
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="reports")
+    reported_by = models.ForeignKey(
+        "federation.Player", on_delete=models.PROTECT, related_name="table_reports"
+    )
+    record = models.JSONField(_("record"))
+    fingerprint = models.CharField(max_length=64, editable=False)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.REPORTED
+    )
+    created_at = models.DateTimeField(_("reported at"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["table", "created_at"]
+        verbose_name = _("table report")
+        verbose_name_plural = _("table reports")
+
+    def __str__(self) -> str:
+        return f"{self.table} — {self.reported_by.handle} ({self.status})"
+
+
+class TableReply(models.Model):
+    """A seated player's answer to a report: confirmed, or contested with a reason."""
+
+    class Kind(models.TextChoices):
+        CONFIRM = "confirm", _("confirmed")
+        CONTEST = "contest", _("contested")
+
+    report = models.ForeignKey(TableReport, on_delete=models.CASCADE, related_name="replies")
+    player = models.ForeignKey(
+        "federation.Player", on_delete=models.PROTECT, related_name="table_replies"
+    )
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    reason = models.TextField(_("reason"), blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["report", "created_at"]
+        verbose_name = _("reply to a table report")
+        verbose_name_plural = _("replies to table reports")
+        constraints = [
+            models.UniqueConstraint(fields=["report", "player"], name="table_reply_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.report} — {self.player.handle} {self.kind}"

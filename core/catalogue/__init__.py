@@ -33,6 +33,7 @@ from core.catalogue import (
     exchange,
     hooks,
     imports,
+    players,
     ranking,
     records,
     service,
@@ -75,6 +76,7 @@ MESSAGES: dict[str, str] = {
     **accounts.MESSAGES,
     **hooks.MESSAGES,
     **exchange.MESSAGES,
+    **players.MESSAGES,
 }
 
 

@@ -5,7 +5,15 @@ from rest_framework.routers import SimpleRouter
 
 from tournaments.api.exchange import ArchiveImport
 from tournaments.api.schedule import ScheduleViewSet
+from tournaments.api.tables import (
+    TableConfirmView,
+    TableContestView,
+    TableDetail,
+    TableReportView,
+)
 from tournaments.api.tournaments import TournamentViewSet
+
+TABLE = "tournaments/<slug:slug>/rounds/<int:number>/tables/<int:table>/"
 
 router = SimpleRouter()
 router.register("tournaments", TournamentViewSet, basename="tournament")
@@ -14,5 +22,9 @@ router.register("tournaments", ScheduleViewSet, basename="tournament-schedule")
 urlpatterns = [
     # before the router's tournaments/{slug}/ ("import" is a reserved slug)
     path("tournaments/import/", ArchiveImport.as_view(), name="api-tournament-import"),
+    path(TABLE, TableDetail.as_view(), name="api-table-detail"),
+    path(TABLE + "report/", TableReportView.as_view(), name="api-table-report"),
+    path(TABLE + "confirm/", TableConfirmView.as_view(), name="api-table-confirm"),
+    path(TABLE + "contest/", TableContestView.as_view(), name="api-table-contest"),
     path("", include(router.urls)),
 ]

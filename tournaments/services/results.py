@@ -15,6 +15,7 @@ from tournaments.errors import TableRejected
 from tournaments.models import (
     Round,
     Table,
+    TableReport,
     TableSeat,
 )
 from tournaments.services._common import _lock
@@ -71,6 +72,10 @@ def table_result_record(
             raise TableRejected("table-unfinished", table=current.number, round=rnd.number)
         current.match = recorded.match
         current.save(update_fields=["match"])
+        # the players' reports still open are settled by this result (docs/players.md)
+        TableReport.objects.filter(
+            table=current, status__in=[TableReport.Status.REPORTED, TableReport.Status.CONTESTED]
+        ).update(status=TableReport.Status.SETTLED)
         _settle(locked, rnd)
     return recorded
 

@@ -1,0 +1,108 @@
+"""Player accounts: a login linked to exactly one player (``Player.user``).
+
+A logged-in user asks to claim a player (:func:`claim_request`); an organiser of the
+player's club, or a federation admin, approves or rejects the claim
+(:func:`claim_decide`). Linking shows nothing new: the player's public pages keep
+their consent (``public_name``), and :func:`me` answers only the user's own data.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.utils import timezone
+
+from core.errors import CodedError
+from federation.models import Membership, Player, PlayerClaim
+from federation.permissions import can_write_for_club, organised_clubs
+
+
+class PlayerRefused(CodedError):
+    """A claim or a link refused whole: 409 when an existing link or claim forbids it."""
+
+    STATUS_BY_CODE = dict.fromkeys(
+        ("player-already-linked", "account-already-linked", "claim-pending", "claim-decided"),
+        409,
+    )
+
+
+def player_of(user: Any) -> Player | None:
+    """The player linked to ``user`` (None for anonymous users and unlinked accounts)."""
+    if not getattr(user, "is_authenticated", False):
+        return None
+    return Player.objects.filter(user=user).select_related("club").first()
+
+
+def claim_request(*, user: Any, handle: str) -> PlayerClaim:
+    """``user`` asks to be linked to the player ``handle``; waits for an organiser."""
+    player = Player.objects.by_handle(handle.strip()).first()
+    if player is None:
+        raise PlayerRefused("player-unknown", player=handle.strip()[:40])
+    with transaction.atomic():
+        mine = player_of(user)
+        if mine is not None:
+            raise PlayerRefused("account-already-linked", player=mine.handle)
+        if player.user_id is not None:
+            raise PlayerRefused("player-already-linked", player=player.handle)
+        pending = PlayerClaim.objects.filter(user=user, status=PlayerClaim.Status.PENDING)
+        found = pending.select_related("player").first()
+        if found is not None:
+            raise PlayerRefused("claim-pending", player=found.player.handle)
+        return PlayerClaim.objects.create(user=user, player=player)
+
+
+def claim_decide(*, claim: PlayerClaim, by: Any, approve: bool) -> PlayerClaim:
+    """Approve (link the account to the player) or reject ``claim``. Only an organiser
+    of the player's club or a federation admin decides (``PermissionDenied``)."""
+    with transaction.atomic():
+        locked = PlayerClaim.objects.select_for_update().get(pk=claim.pk)
+        player = Player.objects.select_for_update().get(pk=locked.player_id)
+        if not can_write_for_club(by, player.club):
+            raise PermissionDenied
+        if locked.status != PlayerClaim.Status.PENDING:
+            raise PlayerRefused("claim-decided", status=locked.status)
+        if approve:
+            if player.user_id is not None:
+                raise PlayerRefused("player-already-linked", player=player.handle)
+            other = Player.objects.filter(user_id=locked.user_id).first()
+            if other is not None:
+                raise PlayerRefused("account-already-linked", player=other.handle)
+            player.user_id = locked.user_id
+            player.save(update_fields=["user"])
+        locked.status = PlayerClaim.Status.APPROVED if approve else PlayerClaim.Status.REJECTED
+        locked.decided_by = by
+        locked.decided_at = timezone.now()
+        locked.save(update_fields=["status", "decided_by", "decided_at"])
+    return locked
+
+
+def claims_to_decide(user: Any):
+    """The pending claims ``user`` may decide (their clubs' players; all for an admin)."""
+    return (
+        PlayerClaim.objects.filter(status=PlayerClaim.Status.PENDING)
+        .filter(player__club__in=organised_clubs(user))
+        .select_related("user", "player", "player__club")
+        .order_by("created_at")
+    )
+
+
+def me(user: Any) -> dict[str, Any]:
+    """What ``GET /api/v1/me/`` answers: the username, the linked player's handle (or
+    None), the clubs the user belongs to (slugs: those they organise and their player's
+    club) and their roles (``organiser``, ``federation_admin``, ``player``)."""
+    player = player_of(user)
+    memberships = Membership.objects.filter(user=user).select_related("club")
+    roles = sorted({m.role for m in memberships} | ({"player"} if player else set()))
+    if user.is_superuser and Membership.Role.FEDERATION_ADMIN not in roles:
+        roles = sorted({*roles, Membership.Role.FEDERATION_ADMIN.value})
+    clubs = {m.club.slug for m in memberships if m.club is not None}
+    if player is not None and player.club is not None:
+        clubs.add(player.club.slug)
+    return {
+        "username": user.get_username(),
+        "player": player.handle if player else None,
+        "clubs": sorted(clubs),
+        "roles": roles,
+    }
