@@ -2,7 +2,14 @@
 
 from django.urls import path
 
-from tournaments import views, views_exchange, views_feeds, views_manage, views_results
+from tournaments import (
+    views,
+    views_exchange,
+    views_feeds,
+    views_manage,
+    views_reports,
+    views_results,
+)
 
 urlpatterns = [
     path("", views.tournament_index, name="tournament-list"),
@@ -29,6 +36,28 @@ urlpatterns = [
         "<slug:slug>/rounds/<int:number>/tables/<int:table>/result/",
         views_results.table_result,
         name="tournament-table-result",
+    ),
+    path(
+        "<slug:slug>/rounds/<int:number>/tables/<int:table>/qr.svg",
+        views_reports.table_qr,
+        name="tournament-table-qr",
+    ),
+    path(
+        "<slug:slug>/rounds/<int:number>/tables/<int:table>/report/",
+        views_reports.table_report,
+        name="tournament-table-report",
+    ),
+    path(
+        "<slug:slug>/rounds/<int:number>/tables/<int:table>/report/confirm/",
+        views_reports.table_report_reply,
+        {"action": "confirm"},
+        name="tournament-table-report-confirm",
+    ),
+    path(
+        "<slug:slug>/rounds/<int:number>/tables/<int:table>/report/contest/",
+        views_reports.table_report_reply,
+        {"action": "contest"},
+        name="tournament-table-report-contest",
     ),
     path("<slug:slug>/manage/", views_manage.manage, name="tournament-manage"),
     path("<slug:slug>/manage/event.json", views_manage.event_json, name="tournament-event"),

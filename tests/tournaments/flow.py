@@ -76,3 +76,16 @@ def db_event(tournament, *, after: int) -> dict[str, Any]:
         "players": players,
         "rounds": rounds,
     }
+
+
+def link_accounts(tournament) -> dict[str, Any]:
+    """An account linked to every registered player (``u-<handle>``), by handle."""
+    from federation.models import Player
+    from tests.factories import UserFactory
+
+    users = {}
+    for reg in tournament.registrations.select_related("player"):
+        user = UserFactory(username=f"u-{reg.player.handle}")
+        Player.objects.filter(pk=reg.player.pk).update(user=user)
+        users[reg.player.handle] = user
+    return users

@@ -8,23 +8,13 @@ import threading
 import pytest
 from django.db import connection
 
-from federation.models import Player
 from scoring.models import Match
 from tests.factories import UserFactory
+from tests.tournaments.flow import link_accounts as _link_all
 from tests.tournaments.flow import seated, table_record
 from tournaments.models import Round, Table, TableReport
 from tournaments.services import round_pair, round_publish
 from tournaments.services.reports import ReportRefused, report_confirm, report_submit
-
-
-def _link_all(tournament) -> dict[str, object]:
-    """An account for every registered player (``u-<handle>``)."""
-    users = {}
-    for reg in tournament.registrations.select_related("player"):
-        user = UserFactory(username=f"u-{reg.player.handle}")
-        Player.objects.filter(pk=reg.player.pk).update(user=user)
-        users[reg.player.handle] = user
-    return users
 
 
 @pytest.fixture

@@ -1,0 +1,139 @@
+"""A table's result from a phone: the QR code of the table and its report page.
+
+``/tournaments/<slug>/rounds/<n>/tables/<t>/qr.svg`` is a QR code (segno) of the
+table's report page, for the round's sheets and the manage page.
+``…/tables/<t>/report/`` is for the table's seated players (logged in, their account
+linked to their player): the game's guided form (the club entry's score sheet or
+summary, the table's players fixed) stores a *report* (``services.reports``), and the
+reports of the others are shown with a button to confirm and a form to contest them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import segno
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from core.refusals import refused_onto
+from scoring.entry.prefill import sheet_for, summary_for
+from scoring.web.entry import GAMES, Saver
+from scoring.web.forms import MatchHeaderForm
+from scoring.web.sheet import sheet_page
+from scoring.web.summary import summary_page
+from tournaments import selectors
+from tournaments.models import Table, Tournament
+from tournaments.services.reports import (
+    report_confirm,
+    report_contest,
+    report_submit,
+    seated_player,
+    table_state,
+)
+from tournaments.views_results import _only_club, _played_on, _which
+
+
+def _table(slug: str, number: int, table: int) -> tuple[Tournament, Table]:
+    tournament = get_object_or_404(Tournament.objects.select_related("game", "club"), slug=slug)
+    found = selectors.table_get(tournament, number, table)
+    if not found.round.is_published:
+        raise Http404("round not published")
+    return tournament, found
+
+
+def table_qr(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
+    """The QR code (SVG) of the table's report page, for a published round."""
+    tournament, found = _table(slug, number, table)
+    address = request.build_absolute_uri(
+        reverse("tournament-table-report", args=[tournament.slug, number, found.number])
+    )
+    svg = segno.make(address, error="m").svg_inline(scale=4, border=2, omitsize=True)
+    response = HttpResponse(svg, content_type="image/svg+xml")
+    response["Cache-Control"] = "public, max-age=3600"
+    return response
+
+
+def _report_saver(found: Table) -> Saver:
+    def save(
+        request: HttpRequest, header: MatchHeaderForm, record: dict[str, Any] | None
+    ) -> tuple[HttpResponse | None, dict[str, Any] | None]:
+        if record is None or not header.is_valid():
+            return None, None
+        with refused_onto() as refused:
+            report_submit(table=found, user=request.user, record=record)
+            messages.success(request, _("Your report waits for the other players' confirmation."))
+            return redirect(request.path), None
+        return None, refused.error
+
+    return save
+
+
+@login_required
+def table_report(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
+    """The seated player's page: the table's reports, and the guided form to report."""
+    tournament, found = _table(slug, number, table)
+    player = seated_player(found, request.user)  # refused (403) for anyone else
+    game = tournament.game.key
+    which = _which(request, game)
+    if which == "record" or game not in GAMES:
+        which = "sheet" if game == "divisor" else "summary"
+    initial = {"club": tournament.club.slug, "played_on": _played_on(found.round).isoformat()}
+    header = MatchHeaderForm(request.POST or None, user=request.user, initial=initial)
+    _only_club(header, tournament)
+    handles = [seat.player.handle for seat in found.seats.all()]
+    rules = selectors.latest_rules(tournament)
+    extra = {
+        "tournament": tournament,
+        "table": found,
+        "which": which,
+        "me": player.handle,
+        "state": table_state(found),
+        "seats_fixed": _("The table's players, in seat order."),
+    }
+    save = _report_saver(found)
+    if which == "sheet":
+        return sheet_page(
+            request,
+            header,
+            save=save,
+            initial=sheet_for(handles, rules),
+            template="tournaments/table_report_sheet.html",
+            extra=extra,
+        )
+    return summary_page(
+        request,
+        game,
+        header,
+        save=save,
+        initial=summary_for(game, handles, rules),
+        template="tournaments/table_report_summary.html",
+        extra=extra,
+    )
+
+
+@login_required
+@require_POST
+def table_report_reply(
+    request: HttpRequest, slug: str, number: int, table: int, action: str
+) -> HttpResponse:
+    """Confirm or contest a report from the report page."""
+    _tournament, found = _table(slug, number, table)
+    report_id = request.POST.get("report")
+    with refused_onto(request=request):
+        if action == "confirm":
+            report = report_confirm(table=found, user=request.user, report_id=report_id)
+            if report.status == "recorded":
+                messages.success(request, _("Every player confirmed: the result is recorded."))
+            else:
+                messages.success(request, _("Your confirmation is stored."))
+        else:
+            reason = request.POST.get("reason")
+            report_contest(table=found, user=request.user, report_id=report_id, reason=reason)
+            messages.success(request, _("The result is contested: the organiser settles it."))
+    return redirect("tournament-table-report", slug=slug, number=number, table=table)
