@@ -14,6 +14,7 @@ from tournaments import (
 urlpatterns = [
     path("", views.tournament_index, name="tournament-list"),
     path("new/", views_manage.tournament_create, name="tournament-create"),
+    path("my-tables/", views_reports.my_tables, name="tournament-my-tables"),
     path("<slug:slug>/", views.tournament_detail, name="tournament-detail"),
     path("<slug:slug>/standings/", views.standings, name="tournament-standings"),
     path("<slug:slug>/standings/print/", views.standings_print, name="tournament-standings-print"),

@@ -16,12 +16,13 @@ import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from core.refusals import refused_onto
+from federation.players import player_of
 from scoring.entry.prefill import sheet_for, summary_for
 from scoring.web.entry import GAMES, Saver
 from scoring.web.forms import MatchHeaderForm
@@ -137,3 +138,20 @@ def table_report_reply(
             report_contest(table=found, user=request.user, report_id=report_id, reason=reason)
             messages.success(request, _("The result is contested: the organiser settles it."))
     return redirect("tournament-table-report", slug=slug, number=number, table=table)
+
+
+@login_required
+def my_tables(request: HttpRequest) -> HttpResponse:
+    """``/tournaments/my-tables/``: the linked player's tables of published rounds still
+    waiting for their result, each with its state and its report page."""
+    player = player_of(request.user)
+    tables = []
+    if player is not None:
+        found = (
+            Table.objects.filter(seats__player=player, match__isnull=True)
+            .exclude(round__status="paired")
+            .select_related("round__tournament")
+            .order_by("-round__published_at", "number")[:20]
+        )
+        tables = [(t, table_state(t)["state"]) for t in found]
+    return render(request, "tournaments/my_tables.html", {"player": player, "tables": tables})

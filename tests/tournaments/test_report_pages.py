@@ -90,3 +90,18 @@ def test_a_contest_from_the_phone_disputes_the_table(client, table_one):
     own = client.post(_address(table, "report/confirm/"), {"report": report.pk}, follow=True)
     assert "no longer open" in own.content.decode()
     assert Table.objects.get(pk=table.pk).match is None
+
+
+@pytest.mark.django_db
+def test_my_tables_lists_the_players_tables_waiting_for_a_result(client, table_one):
+    from tests.factories import UserFactory
+
+    table, users = table_one
+    handles = seated(table)
+    client.force_login(UserFactory())
+    assert "not linked to a player" in client.get("/tournaments/my-tables/").content.decode()
+    client.force_login(users[handles[0]])
+    page = client.get("/tournaments/my-tables/").content.decode()
+    assert _address(table) in page
+    other = table.round.tables.exclude(pk=table.pk).first()
+    assert _address(other) not in page

@@ -14,7 +14,7 @@ from tournaments.models import (
 
 MAX_ROUNDS = 50
 #: not tournaments: "new" is the creation page, "import" the archive's API endpoint
-RESERVED_SLUGS = {"new", "import"}
+RESERVED_SLUGS = {"new", "import", "my-tables"}
 
 
 def _allow(by: Any, tournament: Tournament) -> None:
