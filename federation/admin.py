@@ -2,7 +2,7 @@ from django.contrib import admin, messages
 from django.utils.translation import gettext_lazy as _
 
 from core.errors import CodedError
-from federation.models import Club, Game, Membership, Player, PlayerClaim
+from federation.models import Club, Game, Membership, Player, PlayerClaim, PlayerInvitation
 from federation.players import claim_decide
 
 
@@ -69,3 +69,11 @@ class PlayerClaimAdmin(admin.ModelAdmin):
     search_fields = ["user__username", "player__handle"]
     readonly_fields = ["user", "player", "status", "created_at", "decided_at", "decided_by"]
     actions = [approve_claims, reject_claims]
+
+
+@admin.register(PlayerInvitation)
+class PlayerInvitationAdmin(admin.ModelAdmin):
+    list_display = ["player", "email", "created_at", "used_at", "created_by"]
+    search_fields = ["player__handle", "email"]
+    readonly_fields = ["player", "email", "created_at", "used_at", "created_by"]
+    exclude = ["token"]

@@ -51,3 +51,8 @@ class PlayerClaimForm(forms.Form):
         max_length=40,
         help_text=_("The handle the federation registered you with (ask your club)."),
     )
+
+
+class PlayerInviteForm(forms.Form):
+    handle = forms.CharField(label=_("Handle"), max_length=40)
+    email = forms.EmailField(label=_("E-mail address"))

@@ -279,3 +279,32 @@ class PlayerClaim(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} → {self.player.handle} ({self.status})"
+
+
+def invitation_token() -> str:
+    import secrets
+
+    return secrets.token_urlsafe(24)
+
+
+class PlayerInvitation(models.Model):
+    """An organiser's e-mail invitation to link an account to a player: a one-time
+    link, valid seven days, that links the account of whoever opens it logged in, or
+    creates one."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="invitations")
+    email = models.EmailField(_("e-mail address"))
+    token = models.CharField(max_length=64, unique=True, default=invitation_token, editable=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    used_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("player invitation")
+        verbose_name_plural = _("player invitations")
+
+    def __str__(self) -> str:
+        return f"{self.player.handle} → {self.email}"

@@ -8,14 +8,19 @@ their consent (``public_name``), and :func:`me` answers only the user's own data
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied
+from django.core.mail import send_mail
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from core.errors import CodedError
-from federation.models import Membership, Player, PlayerClaim
+from federation.models import Membership, Player, PlayerClaim, PlayerInvitation
 from federation.permissions import can_write_for_club, organised_clubs
 
 
@@ -23,7 +28,13 @@ class PlayerRefused(CodedError):
     """A claim or a link refused whole: 409 when an existing link or claim forbids it."""
 
     STATUS_BY_CODE = dict.fromkeys(
-        ("player-already-linked", "account-already-linked", "claim-pending", "claim-decided"),
+        (
+            "player-already-linked",
+            "account-already-linked",
+            "claim-pending",
+            "claim-decided",
+            "invitation-invalid",
+        ),
         409,
     )
 
@@ -106,3 +117,57 @@ def me(user: Any) -> dict[str, Any]:
         "clubs": sorted(clubs),
         "roles": roles,
     }
+
+
+#: how long an invitation's link works
+INVITATION_DAYS = 7
+
+
+def invitation_send(*, player: Player, email: str, by: Any) -> PlayerInvitation:
+    """An organiser of the player's club invites the player by e-mail: a one-time link
+    (``SITE_URL``-based) valid seven days."""
+    if not can_write_for_club(by, player.club):
+        raise PermissionDenied
+    if player.user_id is not None:
+        raise PlayerRefused("player-already-linked", player=player.handle)
+    invitation = PlayerInvitation.objects.create(player=player, email=email, created_by=by)
+    link = settings.SITE_URL.rstrip("/") + reverse("invitation-accept", args=[invitation.token])
+    body = _(
+        "You are invited to link an account to your player %(handle)s on Quotient. "
+        "Open this link within 7 days (it works once): %(link)s"
+    ) % {"handle": player.handle, "link": link}
+    send_mail(_("Your player on Quotient"), body, None, [email])
+    return invitation
+
+
+def invitation_open(token: str) -> PlayerInvitation:
+    """The invitation of ``token`` still usable (``invitation-invalid`` otherwise)."""
+    since = timezone.now() - timedelta(days=INVITATION_DAYS)
+    found = (
+        PlayerInvitation.objects.filter(token=token, used_at__isnull=True, created_at__gte=since)
+        .select_related("player")
+        .first()
+    )
+    if found is None:
+        raise PlayerRefused("invitation-invalid")
+    return found
+
+
+def invitation_accept(*, token: str, user: Any) -> Player:
+    """Link ``user`` to the invitation's player and use the invitation up."""
+    with transaction.atomic():
+        invitation = invitation_open(token)
+        locked = PlayerInvitation.objects.select_for_update().get(pk=invitation.pk)
+        if locked.used_at is not None:
+            raise PlayerRefused("invitation-invalid")
+        player = Player.objects.select_for_update().get(pk=locked.player_id)
+        if player.user_id is not None:
+            raise PlayerRefused("player-already-linked", player=player.handle)
+        mine = Player.objects.filter(user_id=user.pk).first()
+        if mine is not None:
+            raise PlayerRefused("account-already-linked", player=mine.handle)
+        player.user_id = user.pk
+        player.save(update_fields=["user"])
+        locked.used_at = timezone.now()
+        locked.save(update_fields=["used_at"])
+    return player

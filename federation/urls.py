@@ -6,6 +6,12 @@ urlpatterns = [
     path("players/", views.player_search, name="player-search"),
     path("organiser/players/new/", views.player_register, name="player-register"),
     path("account/player/", views_players.player_claim, name="player-claim"),
+    path("organiser/invitations/new/", views_players.invitation_new, name="invitation-new"),
+    path(
+        "account/invitation/<str:token>/",
+        views_players.invitation_accept_page,
+        name="invitation-accept",
+    ),
     path("organiser/claims/", views_players.claim_list, name="claim-list"),
     path("organiser/claims/<int:pk>/", views_players.claim_decision, name="claim-decision"),
 ]

@@ -16,6 +16,9 @@ MESSAGES: dict[str, str] = {
     ),
     "claim-decided": gettext_noop("This claim was already decided."),
     "player-unknown": gettext_noop("There is no player with the handle {player}."),
+    "invitation-invalid": gettext_noop(
+        "This invitation is unknown, already used or more than 7 days old."
+    ),
     "report-not-seated": gettext_noop(
         "Only the players seated at table {table} of round {round} may report, confirm or "
         "contest its result."

@@ -104,3 +104,50 @@ def test_the_claim_pages(client, ana, organiser):
     assert Player.objects.get(pk=ana.pk).user == user
     client.force_login(user)
     assert "linked to the player ana" in client.get("/account/player/").content.decode()
+
+
+@pytest.mark.django_db
+def test_an_invitation_by_email_links_a_new_account_once(client, ana, organiser, mailoutbox):
+    import re
+
+    client.force_login(organiser)
+    sent = client.post("/organiser/invitations/new/", {"handle": "ana", "email": "ana@example.org"})
+    assert sent.status_code == 302
+    (mail,) = mailoutbox
+    assert mail.to == ["ana@example.org"]
+    link = re.search(r"https://quotient\.test(/account/invitation/[^/]+/)", mail.body).group(1)
+    client.logout()
+    assert client.get(link).status_code == 200
+    created = client.post(
+        link, {"username": "ana_l", "password1": "Long-pass-4567", "password2": "Long-pass-4567"}
+    )
+    assert created.status_code == 302
+    assert Player.objects.get(pk=ana.pk).user.username == "ana_l"
+    client.logout()
+    assert client.get(link).status_code == 410  # used once
+
+
+@pytest.mark.django_db
+def test_an_invitation_expires_after_seven_days(client, ana, organiser):
+    import datetime as dt
+
+    from federation.models import PlayerInvitation
+    from federation.players import invitation_send
+
+    invitation = invitation_send(player=ana, email="ana@example.org", by=organiser)
+    old = invitation.created_at - dt.timedelta(days=7, minutes=1)
+    PlayerInvitation.objects.filter(pk=invitation.pk).update(created_at=old)
+    user = UserFactory()
+    client.force_login(user)
+    assert client.post(f"/account/invitation/{invitation.token}/").status_code == 410
+    assert Player.objects.get(pk=ana.pk).user is None
+
+
+@pytest.mark.django_db
+def test_only_the_clubs_organiser_invites(ana, other_club):
+    from federation.players import invitation_send
+
+    with pytest.raises(PermissionDenied):
+        invitation_send(
+            player=ana, email="a@example.org", by=OrganiserFactory(club=other_club).user
+        )
