@@ -26,8 +26,10 @@ from django.db.models import Field, Model
 
 from federation.models import Game
 from federation.months import first_day, month_index
+from ratings.engine.canonical_json import canonical_json
+from ratings.engine.columns import ResultColumns, ResultList
 from ratings.engine.params import Params
-from ratings.engine.results import Result, ResultColumns, ResultList, canonical_json
+from ratings.engine.results import Result
 from scoring.models import Match, MatchSeat
 
 

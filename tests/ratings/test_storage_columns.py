@@ -17,8 +17,10 @@ from federation.models import Game, Player
 from federation.months import first_day, month_index
 from ratings import publication, storage
 from ratings.close import _read_inputs, ranking_params
+from ratings.engine.canonical_json import canonical_json
+from ratings.engine.columns import ResultColumns, ResultList
 from ratings.engine.params import Params
-from ratings.engine.results import Result, ResultColumns, ResultList, canonical_json
+from ratings.engine.results import Result
 from ratings.models import RankingEntry, RankingList, RankingRun
 from ratings.services import ranking_publish
 from ratings.storage import (
