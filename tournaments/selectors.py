@@ -80,6 +80,19 @@ def table_get(tournament: Tournament, number: int, table: int) -> Table:
     return found
 
 
+def latest_rules(tournament: Tournament) -> dict[str, Any] | None:
+    """The rules of the tournament's latest table result (the rules its next table is
+    offered with: a tournament has no rules setting of its own), or None."""
+    latest = (
+        Table.objects.filter(round__tournament=tournament, match__isnull=False)
+        .order_by("-match_id")
+        .values_list("match__record", flat=True)
+        .first()
+    )
+    rules = latest.get("rules") if isinstance(latest, dict) else None
+    return rules if isinstance(rules, dict) else None
+
+
 def latest_ratings(*, game: Game, players: Iterable[Player]) -> dict[int, int]:
     """Each player's ranking number (FLADUB) in their newest published list of ``game``
     (provisional entries included); players never listed are left out."""

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments import views, views_exchange, views_feeds, views_manage
+from tournaments import views, views_exchange, views_feeds, views_manage, views_results
 
 urlpatterns = [
     path("", views.tournament_index, name="tournament-list"),
@@ -27,7 +27,7 @@ urlpatterns = [
     ),
     path(
         "<slug:slug>/rounds/<int:number>/tables/<int:table>/result/",
-        views_manage.table_result,
+        views_results.table_result,
         name="tournament-table-result",
     ),
     path("<slug:slug>/manage/", views_manage.manage, name="tournament-manage"),

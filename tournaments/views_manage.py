@@ -1,6 +1,6 @@
 """The organiser's pages: create a tournament, then run it from one manage page
 (register, check in, pair, swap, publish, withdraw, late entries) and enter each
-table's result through the match submission form, pre-filled with the table.
+table's result through the game's guided form (``views_results``).
 
 Every action is a POST that calls one service and comes back to the manage page with
 a message; a refusal (``TournamentError``) is shown, nothing is stored.
@@ -8,25 +8,19 @@ a message; a refusal (``TournamentError``) is shown, nothing is stored.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
-from datetime import date
-from typing import cast
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.forms import ModelChoiceField
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from core.errors import warning
 from core.refusals import refused_onto
-from federation.models import Club, Player
-from scoring.web.forms import MatchSubmitForm
+from federation.models import Player
 from tournaments import pairing, selectors, services
 from tournaments.errors import TournamentError
 from tournaments.forms import (
@@ -44,7 +38,6 @@ from tournaments.models import (
     Registration,
     Round,
     RoundBye,
-    Table,
     Tournament,
 )
 
@@ -324,60 +317,3 @@ def round_bye_grant(request: HttpRequest, slug: str, number: int) -> HttpRespons
         }
 
     return _act(request, tournament, grant)
-
-
-# ---------------------------------------------------------------------------
-# A table's result, through the match submission form
-
-
-def _played_on(rnd: Round) -> date:
-    """The day the round was published (federation time), else today."""
-    when = rnd.published_at or timezone.now()
-    return timezone.localtime(when).date()
-
-
-def _skeleton(tournament: Tournament, table: Table) -> str:
-    handles = [seat.player.handle for seat in table.seats.all()]
-    return json.dumps(
-        {"game": tournament.game.key, "players": handles}, indent=2, ensure_ascii=False
-    )
-
-
-@login_required
-def table_result(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
-    """Enter a table's match: the form of the match submission, the table's players in
-    seat order pre-filled; a bad record is explained and the form keeps its content."""
-    tournament = _managed(request, slug)
-    found = selectors.table_get(tournament, number, table)
-    initial = {
-        "club": tournament.club.slug,
-        "played_on": _played_on(found.round),
-        "record_text": _skeleton(tournament, found),
-    }
-    form = MatchSubmitForm(
-        request.POST or None, request.FILES or None, user=request.user, initial=initial
-    )
-    club_field = cast(ModelChoiceField, form.fields["club"])
-    club_field.queryset = Club.objects.filter(pk=tournament.club_id)
-    error = None
-    if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
-        denied = _("You may only submit matches for a club you organise.")
-        with refused_onto(denied=denied) as refused:
-            recorded = services.table_result_record(
-                table=found,
-                played_on=data["played_on"],
-                record=data["record"],
-                submitted_by=request.user,
-                game_number=data.get("game_number") or 1,
-            )
-            for code, params in recorded.warnings:
-                messages.warning(request, warning(code, None, **params)["message"])
-            messages.success(
-                request, _("The result of table %(table)s is recorded.") % {"table": table}
-            )
-            return redirect("tournament-manage", slug=slug)
-        error = refused.error
-    context = {"tournament": tournament, "table": found, "form": form, "error": error}
-    status = 400 if request.method == "POST" else 200
-    return render(request, "tournaments/table_result.html", context, status=status)

@@ -13,7 +13,7 @@ seat) is shown again with room for it, and stores nothing either.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from django.contrib import messages
@@ -33,6 +33,13 @@ from scoring.web.forms import MatchHeaderForm, problem_text
 GAMES = ("divisor", "astronomy", "9tka", "trimorp", "dominyam")
 #: players listed for a seat's picker before the organiser types
 CLUB_PLAYERS_LIMIT = 500
+
+#: what stores a guided form's record (``store`` for a club match; a tournament
+#: table and a correction bring their own): the page to go to, or the refusal
+Saver = Callable[
+    [HttpRequest, MatchHeaderForm, dict[str, Any] | None],
+    tuple[HttpResponse | None, dict[str, Any] | None],
+]
 
 
 def store(
@@ -111,10 +118,13 @@ def entry_page(
     error: dict[str, Any] | None,
 ) -> HttpResponse:
     """An entry form's page: 400 when a post was refused, 200 otherwise."""
+    more_forms = [form for form in context.get("more_forms", ()) if form.is_bound]
     context.update(
         header=header,
         error=error,
-        form_problems=bool(context.pop("problem_count", 0)) or bool(header.errors),
+        form_problems=bool(context.pop("problem_count", 0))
+        or bool(header.errors)
+        or any(form.errors for form in more_forms),
         club_players=_club_players(request, header),
         top_message=error.get("message") if error else None,
     )

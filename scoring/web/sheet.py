@@ -25,7 +25,7 @@ from scoring.entry.sheet import (
     sheet_record,
 )
 from scoring.entry.summary import SEATS
-from scoring.web.entry import entry_page, place_messages, seat_context, store
+from scoring.web.entry import Saver, entry_page, place_messages, seat_context, store
 from scoring.web.forms import MatchHeaderForm
 
 ROW_PLACE = re.compile(r"^d(\d+)-r(\d+)$")
@@ -34,26 +34,44 @@ ROW_PLACE = re.compile(r"^d(\d+)-r(\d+)$")
 @login_required
 def match_enter_sheet(request: HttpRequest) -> HttpResponse:
     """The paper score sheet of a divisor table as a form, checked by the engine."""
-    header = MatchHeaderForm(request.POST or None, user=request.user)
-    sheet, problems, error, place = fresh_sheet(), Problems(), None, None
+    return sheet_page(request, MatchHeaderForm(request.POST or None, user=request.user))
+
+
+def sheet_page(
+    request: HttpRequest,
+    header: MatchHeaderForm,
+    *,
+    save: Saver = store,
+    initial: Sheet | None = None,
+    template: str = "scoring/entry_sheet.html",
+    extra: dict[str, Any] | None = None,
+) -> HttpResponse:
+    """The score sheet's page, for the club form and the pages that reuse it (a
+    tournament table, a correction): ``save`` stores the built record, ``initial``
+    fills a fresh sheet, ``extra`` adds to the template's context (``seats_fixed``:
+    the players cannot change)."""
+    sheet, problems, error, place = initial or fresh_sheet(), Problems(), None, None
+    extra = dict(extra or {})
     if request.method == "POST":
         sheet = read_sheet(request.POST)
         more = request.POST.get("more", "")
         if more:
-            _make_room(sheet, more)
+            _make_room(sheet, more, fixed=bool(extra.get("seats_fixed")))
         else:
             built = sheet_record(sheet)
             problems = built.problems
-            done, error = store(request, header, built.record)
+            done, error = save(request, header, built.record)
             if done:
                 return done
             if error:
                 place = error_place(error, built.places, sheet.seats)
                 error = _on_the_sheet(error, place)
     shown = place_messages(problems, error, place)
-    context = _sheet_context(sheet, shown, fresh=request.method != "POST")
-    context.update(error_place=place, problem_count=len(problems.found))
-    return entry_page(request, "scoring/entry_sheet.html", header, context, error)
+    bounds = (len(sheet.seats), len(sheet.seats)) if extra.get("seats_fixed") else None
+    fresh = request.method != "POST" and initial is None
+    context = _sheet_context(sheet, shown, fresh=fresh, bounds=bounds)
+    context.update(error_place=place, problem_count=len(problems.found), **extra)
+    return entry_page(request, template, header, context, error)
 
 
 def _on_the_sheet(error: dict[str, Any], place: str | None) -> dict[str, Any]:
@@ -72,8 +90,8 @@ def _on_the_sheet(error: dict[str, Any], place: str | None) -> dict[str, Any]:
     return {**error, "message": message}
 
 
-def _make_room(sheet: Sheet, more: str) -> None:
-    if more == "seat" and len(sheet.seats) < SEATS["divisor"][1]:
+def _make_room(sheet: Sheet, more: str, *, fixed: bool = False) -> None:
+    if more == "seat" and not fixed and len(sheet.seats) < SEATS["divisor"][1]:
         sheet.seats.append("")
     elif more == "deal":
         sheet.deals.append(SheetDeal())
@@ -81,8 +99,11 @@ def _make_room(sheet: Sheet, more: str) -> None:
         sheet.deals[int(more[1:])].rows.extend(SheetRow() for _ in range(BLANK_ROWS))
 
 
-def _sheet_context(sheet: Sheet, shown: dict[str, str], *, fresh: bool) -> dict[str, Any]:
-    context = seat_context(sheet.seats, 2, SEATS["divisor"][1], shown)
+def _sheet_context(
+    sheet: Sheet, shown: dict[str, str], *, fresh: bool, bounds: tuple[int, int] | None = None
+) -> dict[str, Any]:
+    low, high = bounds or (2, SEATS["divisor"][1])
+    context = seat_context(sheet.seats, low, high, shown)
     players = max(len(sheet.seats), 1)
     seats = len(context["seats"])
     deals = [

@@ -23,7 +23,14 @@ from scoring.entry.summary import (
     summary_error_place,
     summary_record,
 )
-from scoring.web.entry import GAMES, entry_page, place_messages, seat_context, store
+from scoring.web.entry import (
+    GAMES,
+    Saver,
+    entry_page,
+    place_messages,
+    seat_context,
+    store,
+)
 from scoring.web.forms import MatchHeaderForm
 
 #: what a seat is called where the game gives it a role
@@ -39,31 +46,50 @@ def match_enter_summary(request: HttpRequest, game: str) -> HttpResponse:
     """A summary of one match of ``game``: what GAMES.md's summary records hold."""
     if game not in GAMES:
         raise Http404
-    header = MatchHeaderForm(request.POST or None, user=request.user)
-    form, problems, error, place = fresh_summary(game), Problems(), None, None
+    return summary_page(request, game, MatchHeaderForm(request.POST or None, user=request.user))
+
+
+def summary_page(
+    request: HttpRequest,
+    game: str,
+    header: MatchHeaderForm,
+    *,
+    save: Saver = store,
+    initial: SummaryForm | None = None,
+    template: str = "scoring/entry_summary.html",
+    extra: dict[str, Any] | None = None,
+) -> HttpResponse:
+    """The summary form's page of ``game``, for the club form and the pages that reuse
+    it (a tournament table, a correction), as :func:`scoring.web.sheet.sheet_page`."""
+    form, problems, error, place = initial or fresh_summary(game), Problems(), None, None
+    extra = dict(extra or {})
+    fixed = bool(extra.get("seats_fixed"))
     if request.method == "POST":
         form = read_summary(game, request.POST)
         more = request.POST.get("more", "")
-        if more == "seat" and len(form.seats) < SEATS[game][1]:
+        if more == "seat" and not fixed and len(form.seats) < SEATS[game][1]:
             form.seats.append("")
         elif more == "deal":
             form.deals.append(dict(BLANK_DEAL))
         else:
             built = summary_record(form)
             problems = built.problems
-            done, error = store(request, header, built.record)
+            done, error = save(request, header, built.record)
             if done:
                 return done
             if error:
                 place = summary_error_place(form, error)
     shown = place_messages(problems, error, place)
-    context = _summary_context(form, shown)
-    context.update(error_place=place, problem_count=len(problems.found))
-    return entry_page(request, "scoring/entry_summary.html", header, context, error)
+    seats = (len(form.seats), len(form.seats)) if fixed else None
+    context = _summary_context(form, shown, seats)
+    context.update(error_place=place, problem_count=len(problems.found), **extra)
+    return entry_page(request, template, header, context, error)
 
 
-def _summary_context(form: SummaryForm, shown: dict[str, str]) -> dict[str, Any]:
-    low, high = SEATS[form.game]
+def _summary_context(
+    form: SummaryForm, shown: dict[str, str], seats: tuple[int, int] | None = None
+) -> dict[str, Any]:
+    low, high = seats or SEATS[form.game]
     context = seat_context(form.seats, low, high, shown, SEAT_NAMES.get(form.game, ()))
     game = Game.objects.filter(key=form.game).first()
     context.update(

@@ -100,7 +100,7 @@ def test_a_tables_result_goes_through_the_match_form_prefilled_and_a_bad_record_
     )
     assert unpublished.status_code == 400 and "is not published yet" in unpublished.content.decode()
     rnd = round_publish(round=rnd, by=organiser)
-    form = organiser_client.get(address)
+    form = organiser_client.get(address + "?form=record")  # the advanced way
     skeleton = form.context["form"].initial["record_text"]
     assert json.loads(skeleton) == {"game": "divisor", "players": seated(table)}
     assert form.context["form"].initial["club"] == "lyon"
