@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from scoring.web import imports, matches, mine, pickers, sheet, summary
+from scoring.web import imports, matches, mine, pickers, sheet, summary, withdraw
 
 urlpatterns = [
     path("matches/", matches.match_index, name="match-list"),
@@ -26,4 +26,5 @@ urlpatterns = [
         name="match-import-detail",
     ),
     path("matches/<int:pk>/", matches.match_detail, name="match-detail"),
+    path("matches/<int:pk>/withdraw/", withdraw.match_withdraw_page, name="match-withdraw"),
 ]
