@@ -136,5 +136,5 @@ def test_the_blank_divisor_sheet_has_the_sheet_columns(client, games):
     for column in ("Player (seat)", "Tile laid: ends sum", "Quotient (points)"):
         assert f"<th>{column}</th>" in text
     assert "<th>Draw / pass</th>" in text and "<th>Pips left</th>" in text
-    assert text.count("<tr><td class=\"num\">") == 30  # one row per turn
+    assert text.count('<tr><td class="num">') == 30  # one row per turn
     assert len(re.findall(r"<li><strong>\d</strong> =", text)) == 3
