@@ -21,6 +21,7 @@ from core.http_cache import (
 )
 from federation.models import Game, Player
 from federation.months import month_index, month_label, parse_month, previous_month
+from federation.permissions import organised_clubs
 from quotient.charts import ChartWords, MonthPoint, ranking_chart
 from ratings.caching import LISTS, MATCHES, PLAYERS, changed_at, generations
 from ratings.models import RankingEntry, RankingList
@@ -28,16 +29,38 @@ from ratings.selectors import entry_results, latest_months, player_history
 from scoring.models import Match, MatchEvent
 from scoring.selectors import match_list
 from scoring.web import matches as scoring_views
+from tournaments import selectors as tournament_selectors
+
+#: the clubs an organiser's home names (a federation admin writes for all of them)
+MAX_CLUBS_SHOWN = 5
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    """The front page: the games, the latest results and where to go next."""
+    """The front page: the games, the latest results and where to go next; an
+    organiser's also starts with their actions (enter a result, import, their
+    submissions) and their clubs' tournaments in progress."""
     context = {
         "games": Game.objects.all(),
         "recent": match_list()[:10],
         "match_count": Match.objects.count(),
+        "organiser": organiser_desk(request.user),
     }
     return render(request, "home.html", context)
+
+
+def organiser_desk(user: Any) -> dict[str, Any] | None:
+    """What an organiser's home shows them (None for anyone who organises no club):
+    the clubs they write for and those clubs' tournaments not finished."""
+    if not getattr(user, "is_authenticated", False):
+        return None
+    clubs = list(organised_clubs(user).order_by("name")[: MAX_CLUBS_SHOWN + 1])
+    if not clubs:
+        return None
+    return {
+        "clubs": clubs[:MAX_CLUBS_SHOWN],
+        "more_clubs": len(clubs) > MAX_CLUBS_SHOWN,
+        "tournaments": tournament_selectors.in_progress(user=user),
+    }
 
 
 def player_detail(request: HttpRequest, handle: str) -> HttpResponseBase:

@@ -269,7 +269,7 @@ class Warning:
 
     @property
     def message(self) -> str:
-        return localized(self.code, None, self.params)
+        return localized(self.code, None, self.params, public=True)  # shown on pages
 
 
 def round_warnings(rnd: Round) -> list[Warning]:

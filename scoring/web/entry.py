@@ -70,7 +70,8 @@ def place_messages(
     """The words to show at each place: the form's problems, then the refusal's."""
     found = {where: problem_text(code, params) for where, (code, params) in problems.found.items()}
     if error and place and error.get("code"):
-        found.setdefault(place, localized(error["code"], None, error.get("params") or {}))
+        params = error.get("params") or {}
+        found.setdefault(place, localized(error["code"], None, params, public=True))
     return found
 
 

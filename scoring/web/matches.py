@@ -22,6 +22,7 @@ from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
+from core.confirm import confirmed
 from core.errors import warning
 from core.generations import MATCHES, PLAYERS, changed_at, generations
 from core.http_cache import (
@@ -36,14 +37,15 @@ from core.http_cache import (
 from core.pagination import keyset_page
 from core.refusals import refused_onto
 from federation.models import Game
-from federation.months import parse_month
 from federation.permissions import can_write_for_club
 from scoring.models import Match, Status
 from scoring.selectors import match_list, match_rows
 from scoring.services import match_correct, match_record, match_withdraw
 from scoring.web.display import match_display
 from scoring.web.entry import GAMES as ENTRY_GAMES
+from scoring.web.filters import read_filters
 from scoring.web.forms import MatchCorrectForm, MatchSubmitForm, MatchWithdrawForm
+from scoring.web.withdraw import withdraw_confirmation
 
 #: what a page above scoring adds to the match page's context
 Extra = Callable[[Match], dict[str, Any]]
@@ -69,32 +71,32 @@ def match_index(request: HttpRequest) -> HttpResponseBase:
     validators = page_validators(request, content)
     response = not_modified(request, validators)
     if response is None:
-        body = cached(content.key, lambda: _list_html(request), SHORT)
-        response = render(request, "scoring/match_list.html", {"body": mark_safe(body)})
+        status, heading, body = cached(content.key, lambda: _list_html(request), SHORT)
+        context = {"body": mark_safe(body), "heading": heading}
+        response = render(request, "scoring/match_list.html", context, status=status)
     vary = ["Accept-Language", "Cookie"]  # the page shows its visitor and a CSRF token
     return finish(response, validators, immutable=False, private=True, vary=vary)
 
 
-def _list_html(request: HttpRequest) -> str:
-    """The list's part of its page: a page of matches and the links to the others."""
-    params = request.GET
-    month = parse_month(params.get("month", ""))
-    matches = match_list(
-        game=params.get("game") or None,
-        club=params.get("club") or None,
-        player=params.get("player") or None,
-        month=month,
-    )
-    try:
-        page = keyset_page(matches, keys=KEYS, size=PAGE_SIZE, **_position(params))
-    except InvalidPage:
-        page = keyset_page(matches, keys=KEYS, size=PAGE_SIZE)
-    context = {
-        "matches": page.object_list,
-        "older_url": _page_url(request, page.next),
-        "newer_url": _page_url(request, page.previous),
-    }
-    return render_to_string("scoring/_match_list.html", context, request=request)
+def _list_html(request: HttpRequest) -> tuple[int, str, str]:
+    """The list's part of its page (the filter form, a page of matches and the links
+    to the others), its heading naming the filters, and its status: 400 for filters
+    that name nothing (said at their field, no match listed)."""
+    filters = read_filters(request.GET)
+    context: dict[str, Any] = {"filters": filters, "matches": [], "filtered": filters.active}
+    if filters.valid:
+        matches = match_list(**filters.kwargs)
+        try:
+            page = keyset_page(matches, keys=KEYS, size=PAGE_SIZE, **_position(request.GET))
+        except InvalidPage:
+            page = keyset_page(matches, keys=KEYS, size=PAGE_SIZE)
+        context.update(
+            matches=page.object_list,
+            older_url=_page_url(request, page.next),
+            newer_url=_page_url(request, page.previous),
+        )
+    body = render_to_string("scoring/_match_list.html", context, request=request)
+    return (200 if filters.valid else 400), filters.heading, body
 
 
 def _position(params: Any) -> dict[str, str | None]:
@@ -132,6 +134,8 @@ def match_page(request: HttpRequest, pk: int, extra: Extra | None = None) -> Htt
             raise PermissionDenied
         form: forms.Form
         if request.POST.get("action") == "withdraw":
+            if not confirmed(request):  # nothing irreversible without its confirmation
+                return withdraw_confirmation(request, match)
             withdraw_form = MatchWithdrawForm(request.POST)
             form, change = withdraw_form, _withdraw
         else:

@@ -80,7 +80,7 @@ def _on_the_sheet(error: dict[str, Any], place: str | None) -> dict[str, Any]:
     found = ROW_PLACE.match(place or "")
     if not found or not error.get("code"):
         return error
-    words = localized(error["code"], None, error.get("params") or {})
+    words = localized(error["code"], None, error.get("params") or {}, public=True)
     deal, row = int(found.group(1)) + 1, int(found.group(2)) + 1
     message = _("Deal %(deal)s, row %(row)s: %(message)s") % {
         "deal": deal,

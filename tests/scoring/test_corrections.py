@@ -276,14 +276,17 @@ def test_the_match_page_offers_the_changes_to_its_organisers(client, match_id, o
     page = client.get(f"/matches/{match_id}/").content.decode()
     assert 'name="action" value="correct"' not in page
     client.force_login(stranger)
-    assert 'value="withdraw"' not in client.get(f"/matches/{match_id}/").content.decode()
+    assert (
+        f"/matches/{match_id}/withdraw/" not in client.get(f"/matches/{match_id}/").content.decode()
+    )
+    assert client.get(f"/matches/{match_id}/withdraw/?reason=x").status_code == 403
     assert (
         client.post(f"/matches/{match_id}/", {"action": "withdraw", "reason": "x"}).status_code
         == 403
     )
     client.force_login(organiser)
     page = client.get(f"/matches/{match_id}/").content.decode()
-    assert 'value="correct"' in page and 'value="withdraw"' in page
+    assert 'value="correct"' in page and f'action="/matches/{match_id}/withdraw/"' in page
     bad = json.dumps(CORRECTED).replace('"ben": 0', '"ben": 3')
     refused = client.post(
         f"/matches/{match_id}/",
@@ -299,10 +302,17 @@ def test_the_match_page_offers_the_changes_to_its_organisers(client, match_id, o
         {"action": "correct", "record_text": json.dumps(CORRECTED), "reason": "points swapped"},
     )
     assert fixed.status_code == 302 and Match.objects.get().version == 2
-    gone = client.post(f"/matches/{match_id}/", {"action": "withdraw", "reason": "abuse"})
+    # withdrawing cannot be undone: a POST without confirm=1 is answered by the
+    # confirmation page, and only the confirmed one withdraws
+    asked = client.post(f"/matches/{match_id}/", {"action": "withdraw", "reason": "abuse"})
+    assert asked.status_code == 200 and Match.objects.get().status != "withdrawn"
+    assert 'name="confirm" value="1"' in asked.content.decode()
+    gone = client.post(
+        f"/matches/{match_id}/", {"action": "withdraw", "reason": "abuse", "confirm": "1"}
+    )
     assert gone.status_code == 302 and Match.objects.get().status == "withdrawn"
     page = client.get(f"/matches/{match_id}/").content.decode()
-    assert 'value="withdraw"' not in page and "abuse" in page
+    assert "/withdraw/" not in page and "abuse" in page
 
 
 @pytest.mark.django_db

@@ -67,7 +67,8 @@ def test_a_sheet_with_an_error_is_shown_again_whole_with_the_error_at_its_row(or
     assert response.status_code == 400 and Match.objects.count() == 0
     row = re.search(r'<li class="sheet-row has-error" id="(d0-r\d+)"', page)
     assert row and row.group(1) == "d0-r1"
-    assert "it is ben&#x27;s turn, not cem&#x27;s" in page
+    # players by their public names: cem gave no consent, so his initials
+    assert "it is Ben Roth&#x27;s turn, not C. Y.&#x27;s" in page
     assert 'href="#d0-r1"' in page  # the alert links to the row
     assert 'value="15"' in page and 'name="seat-2" value="cem"' in page  # nothing lost
     fixed = organiser_client.post("/matches/enter/divisor/sheet/", {**HEADER, **SHEET_FORM})
