@@ -124,6 +124,8 @@ def test_a_withdrawn_tables_match_counts_as_not_played(night, organiser, api, cl
     assert all(after[h] == before[h] for h in seated(first))  # the others keep theirs
     round_page = client.get(f"/tournaments/{night.slug}/rounds/1/").content.decode()
     assert "withdrawn: not played" in round_page
+    shown = api.get(f"/api/v1/tournaments/{night.slug}/rounds/1/").json()["tables"]
+    assert [t["match_status"] for t in shown][:2] == ["recorded", "withdrawn"]
     # the next pairing agrees: they did not meet, so nothing warns of a rematch
     second_round = api.post(f"/api/v1/tournaments/{night.slug}/rounds/")
     assert second_round.status_code == 201, second_round.content
