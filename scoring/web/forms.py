@@ -161,6 +161,8 @@ class MatchCorrectForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 14, "cols": 90, "spellcheck": "false"}),
     )
     reason = forms.CharField(label=_("Reason"), max_length=1000)
+    #: the version the page showed: a correction of a match changed meanwhile is refused
+    version = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -171,3 +173,4 @@ class MatchCorrectForm(forms.Form):
 
 class MatchWithdrawForm(forms.Form):
     reason = forms.CharField(label=_("Reason"), max_length=1000)
+    version = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)

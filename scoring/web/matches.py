@@ -125,8 +125,9 @@ def match_page(request: HttpRequest, pk: int, extra: Extra | None = None) -> Htt
     engine's error, the form as it was sent, and nothing changed."""
     match = get_object_or_404(match_rows(summary=False), pk=pk)
     may_change = can_write_for_club(request.user, match.club)
-    correct_form = MatchCorrectForm(initial={"record_text": _record_text(match)})
-    withdraw_form, error = MatchWithdrawForm(), None
+    shown = {"version": match.version}  # the forms send back the version they showed
+    correct_form = MatchCorrectForm(initial={"record_text": _record_text(match), **shown})
+    withdraw_form, error = MatchWithdrawForm(initial=shown), None
     if request.method == "POST":
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
@@ -159,12 +160,23 @@ def match_page(request: HttpRequest, pk: int, extra: Extra | None = None) -> Htt
 
 
 def _withdraw(request: HttpRequest, match: Match, data: dict[str, Any]) -> None:
-    match_withdraw(match=match, reason=data["reason"], by=request.user)
+    match_withdraw(match=match, reason=data["reason"], by=request.user, versions=_shown(data))
     messages.success(request, _("The match was withdrawn."))
 
 
+def _shown(data: dict[str, Any]) -> set[int] | None:
+    """The version the form was shown with (none from an older page: no check)."""
+    return {data["version"]} if data.get("version") else None
+
+
 def _correct(request: HttpRequest, match: Match, data: dict[str, Any]) -> None:
-    match_correct(match=match, record=data["record"], reason=data["reason"], by=request.user)
+    match_correct(
+        match=match,
+        record=data["record"],
+        reason=data["reason"],
+        by=request.user,
+        versions=_shown(data),
+    )
     messages.success(request, _("The match was corrected."))
 
 

@@ -14,7 +14,7 @@ from django.utils import timezone
 from federation.models import Game
 from quotient.demo import rename_players
 from ratings.models import RankingList
-from scoring.models import Match, MatchEvent, MatchSeat
+from scoring.models import Match, MatchEvent, MatchSeat, Status
 from tests.factories import OrganiserFactory, PlayerFactory
 from tests.scoring.test_api import SHEET_RECORD
 from tests.scoring.test_duplicates import SUMMARY
@@ -377,3 +377,111 @@ def test_a_sheet_corrected_in_a_closed_month_keeps_its_counted_month(api, organi
         response = correct(api, created["id"], fixed, reason="ben counted 12")
     assert response.status_code == 200, response.content
     assert response.json()["counted_month"] == "2026-11" and response.json()["late"] is False
+
+
+# ---------------------------------------------------------------------------
+# If-Match: the match's version is its ETag; a stale one is a 412 and changes
+# nothing; without one the last writer wins, as before (issue 20, defect 14)
+
+#: a second correction: cem's points changed too
+AGAIN = copy.deepcopy(CORRECTED)
+AGAIN["deals"][0]["summary"]["points"]["cem"] = 4
+
+
+def _correct(api, match_id, record, **headers):
+    return api.post(
+        f"/api/v1/matches/{match_id}/correct/",
+        {"record": record, "reason": "the sheet said otherwise"},
+        format="json",
+        headers=headers,
+    )
+
+
+@pytest.mark.django_db
+def test_the_match_carries_its_version_as_etag(api, organiser, match_id):
+    shown = api.get(f"/api/v1/matches/{match_id}/")
+    assert shown.status_code == 200 and shown["ETag"] == '"1"'
+    api.force_authenticate(organiser)
+    corrected = _correct(api, match_id, CORRECTED, **{"If-Match": shown["ETag"]})
+    assert corrected.status_code == 200, corrected.content
+    assert corrected["ETag"] == '"2"' and corrected.json()["version"] == 2
+    assert api.get(f"/api/v1/matches/{match_id}/")["ETag"] == '"2"'
+
+
+@pytest.mark.django_db
+def test_a_stale_if_match_is_refused_with_412_and_changes_nothing(api, organiser, match_id):
+    api.force_authenticate(organiser)
+    # two organisers read version 1; the first corrects it
+    assert _correct(api, match_id, CORRECTED, **{"If-Match": '"1"'}).status_code == 200
+    # the second, still holding version 1, is told instead of overwriting it
+    stale = _correct(api, match_id, AGAIN, **{"If-Match": '"1"'})
+    assert stale.status_code == 412, stale.content
+    error = stale.json()["error"]
+    assert error["code"] == "match-version-changed"
+    assert error["params"] == {"match": match_id, "version": 2}
+    assert "version 2" in error["message"]
+    withdrawn = api.post(
+        f"/api/v1/matches/{match_id}/withdraw/",
+        {"reason": "never played"},
+        format="json",
+        headers={"If-Match": 'W/"1", "7"'},
+    )
+    assert withdrawn.status_code == 412
+    for junk in ('"abc"', '"²"'):
+        assert _correct(api, match_id, AGAIN, **{"If-Match": junk}).status_code == 412
+    match = Match.objects.get(pk=match_id)
+    assert (match.version, match.status) == (2, Status.CORRECTED)
+    assert match.events.count() == 2
+    # the current version (or "*") goes through
+    assert _correct(api, match_id, AGAIN, **{"If-Match": '"2"'}).status_code == 200
+    done = api.post(
+        f"/api/v1/matches/{match_id}/withdraw/",
+        {"reason": "never played"},
+        format="json",
+        headers={"If-Match": "*"},
+    )
+    assert done.status_code == 200 and done.json()["status"] == "withdrawn"
+
+
+@pytest.mark.django_db
+def test_without_if_match_the_last_writer_wins_as_before(api, organiser, match_id):
+    api.force_authenticate(organiser)
+    assert _correct(api, match_id, CORRECTED).status_code == 200
+    assert _correct(api, match_id, AGAIN).status_code == 200
+    assert Match.objects.get(pk=match_id).version == 3
+    actions = list(MatchEvent.objects.filter(match_id=match_id).values_list("action", flat=True))
+    assert actions == ["recorded", "corrected", "corrected"]
+
+
+@pytest.mark.django_db
+def test_the_schema_documents_if_match(api):
+    schema = api.get("/api/schema/?format=json")
+    assert schema.status_code == 200
+    paths = schema.json()["paths"]
+    for action in ("correct", "withdraw"):
+        operation = paths[f"/api/v1/matches/{{id}}/{action}/"]["post"]
+        names = [p["name"] for p in operation.get("parameters", [])]
+        assert "If-Match" in names, action
+        assert "412" in operation["responses"]
+
+
+@pytest.mark.django_db
+def test_the_match_pages_forms_send_back_the_version_they_showed(client, match_id, organiser):
+    client.force_login(organiser)
+    page = client.get(f"/matches/{match_id}/").content.decode()
+    assert 'name="version" value="1"' in page
+    # someone corrected it since the page was shown: the stale form is refused
+    first = {"action": "correct", "record_text": json.dumps(CORRECTED), "reason": "r"}
+    assert client.post(f"/matches/{match_id}/", {**first, "version": 1}).status_code == 302
+    again = {"action": "correct", "record_text": json.dumps(AGAIN), "reason": "r", "version": 1}
+    stale = client.post(f"/matches/{match_id}/", again, HTTP_ACCEPT_LANGUAGE="fr")
+    assert stale.status_code == 400
+    assert "match-version-changed" in stale.content.decode()
+    assert "version 2" in stale.content.decode()
+    gone = client.post(f"/matches/{match_id}/", {"action": "withdraw", "reason": "x", "version": 1})
+    assert gone.status_code == 400
+    assert Match.objects.get().version == 2 and Match.objects.get().status == "corrected"
+    fresh = client.post(
+        f"/matches/{match_id}/", {"action": "withdraw", "reason": "x", "version": 2}
+    )
+    assert fresh.status_code == 302 and Match.objects.get().status == "withdrawn"

@@ -135,6 +135,12 @@ class RoundTableSerializer(serializers.Serializer):
     table = serializers.IntegerField(source="number")
     seats = TableSeatSerializer(many=True)
     match = serializers.IntegerField(source="match_id", allow_null=True)
+    match_status = serializers.SerializerMethodField(
+        help_text="recorded, corrected or withdrawn (a withdrawn match counts as not played)"
+    )
+
+    def get_match_status(self, table: Any) -> str | None:
+        return table.match.status if table.match_id is not None else None
 
 
 class RoundByeSerializer(serializers.Serializer):
