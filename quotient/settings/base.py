@@ -172,6 +172,9 @@ EMAIL_HOST_USER = env_str("EMAIL_HOST_USER") or ""
 EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD") or ""
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", default=True)
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL") or "quotient@localhost"
+#: At most this many password-reset mails per address asked for and per account
+#: (``quotient.accounts.reset``); past it the page answers as usual and sends none.
+PASSWORD_RESET_RATE = env_str("PASSWORD_RESET_RATE", "3/hour") or "3/hour"
 
 #: Two-factor logins (``quotient.accounts.twofactor``): staff and federation admins
 #: must log in with an authenticator app's code (on by default when DEBUG is off; the
