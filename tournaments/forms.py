@@ -7,6 +7,7 @@ from typing import Any, cast
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from core.params import digits
 from federation.models import Club, Game
 from federation.permissions import organised_clubs
 from tournaments.models import Tournament
@@ -65,9 +66,10 @@ class TournamentForm(forms.Form):
     def clean_table_sizes(self) -> list[int]:
         text = self.cleaned_data["table_sizes"]
         parts = [p for p in text.replace(";", ",").replace(" ", ",").split(",") if p]
-        if not parts or not all(p.isdigit() for p in parts):
+        sizes = [digits(p, 99) for p in parts]  # ASCII digits: "²".isdigit() is true
+        if not sizes or None in sizes:
             raise forms.ValidationError(_("Whole numbers separated by commas, e.g. 4, 3."))
-        return [int(p) for p in parts]
+        return [size for size in sizes if size is not None]
 
 
 class HandlesForm(forms.Form):

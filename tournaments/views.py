@@ -12,6 +12,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
+from core.params import whole_number
 from scoring.web import paper
 from tournaments import exports, pairing, selectors
 from tournaments.models import Round, Tournament
@@ -70,8 +71,7 @@ def round_sheets(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 
 def _after(request: HttpRequest) -> int | None:
-    raw = request.GET.get("after", "")
-    return int(raw) if raw.isdigit() else None
+    return whole_number(request.GET.get("after"), parameter="after", maximum=999)
 
 
 def _standings_context(request: HttpRequest, slug: str) -> dict:

@@ -35,6 +35,7 @@ from core.catalogue import (
     imports,
     ranking,
     records,
+    requests,
     service,
     tournaments,
 )
@@ -75,6 +76,7 @@ MESSAGES: dict[str, str] = {
     **accounts.MESSAGES,
     **hooks.MESSAGES,
     **exchange.MESSAGES,
+    **requests.MESSAGES,
 }
 
 

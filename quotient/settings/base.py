@@ -156,7 +156,8 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "errors/locked_out.html"
 AXES_HTTP_RESPONSE_CODE = 429
-AXES_IPWARE_PROXY_COUNT = env_int("PROXY_COUNT", 0)
+# the one client-address rule of throttles and lockouts (core.clients, PROXY_COUNT)
+AXES_CLIENT_IP_CALLABLE = "core.clients.client_address"
 AXES_ENABLED = env_bool("AXES_ENABLED", default=True)
 
 # Mail (password resets): printed on the console unless an SMTP server is configured.
@@ -171,6 +172,9 @@ EMAIL_HOST_USER = env_str("EMAIL_HOST_USER") or ""
 EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD") or ""
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", default=True)
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL") or "quotient@localhost"
+#: At most this many password-reset mails per address asked for and per account
+#: (``quotient.accounts.reset``); past it the page answers as usual and sends none.
+PASSWORD_RESET_RATE = env_str("PASSWORD_RESET_RATE", "3/hour") or "3/hour"
 
 #: Two-factor logins (``quotient.accounts.twofactor``): staff and federation admins
 #: must log in with an authenticator app's code (on by default when DEBUG is off; the
@@ -185,6 +189,10 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
+#: Reverse proxies in front of gunicorn that append to X-Forwarded-For (nginx: 1).
+#: 0 (the default): the header is ignored and the client is the connection's peer.
+#: Throttles, login lockouts and cache budgets all use this rule (``core.clients``).
+PROXY_COUNT = env_int("PROXY_COUNT", 0)
 THROTTLE = env_bool("THROTTLE", default=True)
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -194,8 +202,8 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PARSER_CLASSES": [
         "core.parsers.SafeJSONParser",
-        "rest_framework.parsers.FormParser",
-        "rest_framework.parsers.MultiPartParser",
+        "core.parsers.SafeFormParser",
+        "core.parsers.SafeMultiPartParser",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_PAGINATION_CLASS": "core.pagination.Pagination",
@@ -206,8 +214,9 @@ REST_FRAMEWORK = {
     # THROTTLE=0 turns DRF throttling off (load benchmarks); auth/token/ keeps its
     # own strict scope either way unless THROTTLE=0.
     "DEFAULT_THROTTLE_CLASSES": [
-        "rest_framework.throttling.AnonRateThrottle",
-        "rest_framework.throttling.UserRateThrottle",
+        # per client address (core.clients), per process while Redis is down
+        "core.throttling.AnonThrottle",
+        "core.throttling.UserThrottle",
     ]
     if THROTTLE
     else [],

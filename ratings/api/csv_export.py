@@ -5,13 +5,13 @@ the server-side cache once streamed to the end (``core.http_cache``)."""
 
 from __future__ import annotations
 
-import csv
 from collections.abc import Iterator
 
 from django.core.cache import cache
 from django.http import StreamingHttpResponse
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 
+from core.csv_writer import SafeWriter
 from core.http_cache import LONG
 from federation.months import month_label
 from ratings.models import RankingList
@@ -54,14 +54,8 @@ class _Lines:
         return line
 
 
-def _cell(text: str) -> str:
-    """A name as a spreadsheet will not run it: one starting like a formula (=, +, -,
-    @, tab, CR) is prefixed with an apostrophe."""
-    return f"'{text}" if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
-
-
 def _csv_lines(ranking: RankingList) -> Iterator[str]:
-    writer = csv.writer(_Lines())
+    writer = SafeWriter(_Lines())  # formula-leading cells escaped (core.csv_writer)
     yield writer.writerow(CSV_HEADER)
     for entry in ranking_rows(ranking):
         player = entry.player
@@ -69,7 +63,7 @@ def _csv_lines(ranking: RankingList) -> Iterator[str]:
             [
                 "" if entry.rank is None else entry.rank,
                 player.handle,
-                _cell(player.public_display_name),
+                player.public_display_name,
                 player.club.slug if player.club else "",
                 str(player.country),  # its code, or ""
                 entry.fladub,

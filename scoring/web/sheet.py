@@ -11,6 +11,7 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 
 from core.errors import localized
+from core.params import digits
 from scoring.engine.divisor.sets import DEFAULT_DIVISORS, SETS
 from scoring.entry.fields import Problems
 from scoring.entry.sheet import (
@@ -95,8 +96,9 @@ def _make_room(sheet: Sheet, more: str, *, fixed: bool = False) -> None:
         sheet.seats.append("")
     elif more == "deal":
         sheet.deals.append(SheetDeal())
-    elif more.startswith("d") and more[1:].isdigit() and int(more[1:]) < len(sheet.deals):
-        sheet.deals[int(more[1:])].rows.extend(SheetRow() for _ in range(BLANK_ROWS))
+    elif (deal := digits(more[1:], len(sheet.deals) - 1)) is not None and more[:1] == "d":
+        # "d<deal>" with ASCII digits; any other value of the button is ignored
+        sheet.deals[deal].rows.extend(SheetRow() for _ in range(BLANK_ROWS))
 
 
 def _sheet_context(

@@ -112,3 +112,38 @@ def test_the_admin_is_branded_and_hides_the_scheduler_from_secretaries(client, a
     index = client.get("/admin/").content
     assert b"Quotient administration" in index and b"Periodic tasks" not in index
     assert client.get("/admin/django_celery_beat/periodictask/").status_code == 403
+
+
+@pytest.mark.django_db
+def test_password_reset_mails_are_limited_per_address_and_per_account(client):
+    """Issue 20, defect 12: 3 mails an hour per address and per account; past that the
+    page answers the same and sends nothing."""
+    UserFactory(username="org", email="org@club.example")
+    answers = [
+        client.post("/accounts/password_reset/", {"email": "org@club.example"}) for _ in range(6)
+    ]
+    assert [a.status_code for a in answers] == [302] * 6
+    assert {a["Location"] for a in answers} == {"/accounts/password_reset/done/"}
+    assert len(mail.outbox) == 3
+    # the same account under another spelling of its address: the account's budget
+    client.post("/accounts/password_reset/", {"email": "ORG@club.example "})
+    assert len(mail.outbox) == 3
+    # another account is not affected
+    UserFactory(username="other", email="other@club.example")
+    client.post("/accounts/password_reset/", {"email": "other@club.example"})
+    assert len(mail.outbox) == 4 and mail.outbox[-1].to == ["other@club.example"]
+
+
+@pytest.mark.django_db
+def test_password_reset_budget_per_account_across_addresses(client):
+    """Two accounts share nothing; one account asked for under three spellings of its
+    address gets three mails at most."""
+    UserFactory(username="org", email="org@club.example")
+    for spelling in [
+        "org@club.example",
+        "Org@club.example",
+        "ORG@club.example",
+        "oRg@club.example",
+    ]:
+        client.post("/accounts/password_reset/", {"email": spelling})
+    assert len(mail.outbox) == 3

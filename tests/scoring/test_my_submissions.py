@@ -96,7 +96,7 @@ def test_keyset_pages_newest_first(client, club, organiser, players):
     second = client.get(f"/matches/mine/?before={before}")
     assert [r["match"].pk for r in second.context["rows"]] == [m.pk for m in matches[2::-1]]
     assert second.context["next_before"] is None
-    assert client.get("/matches/mine/?before=junk").context["rows"] == rows
+    assert client.get("/matches/mine/?before=junk").status_code == 400  # not a number
 
 
 @pytest.mark.django_db
