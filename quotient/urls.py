@@ -6,7 +6,7 @@ from drf_spectacular.views import (
     SpectacularSwaggerSplitView,
 )
 
-from quotient import health, monitoring, views
+from quotient import health, monitoring, views, views_versus
 from ratings import views_embed as ranking_embeds
 from tournaments import views_embed as tournament_embeds
 from tournaments import views_feeds
@@ -48,6 +48,8 @@ urlpatterns = [
     ),
     path("tournaments/", include("tournaments.urls")),
     path("webhooks/", include("hooks.urls")),
+    path("players/<str:handle>/vs/", views_versus.versus_choose, name="player-versus-choose"),
+    path("players/<str:handle>/vs/<str:other>/", views_versus.versus_page, name="player-versus"),
     path("players/<str:handle>/", views.player_detail, name="player-detail"),
 ]
 

@@ -29,6 +29,7 @@ from typing import Any
 
 from core.catalogue import (
     accounts,
+    beyond,
     entry,
     exchange,
     hooks,
@@ -75,6 +76,7 @@ MESSAGES: dict[str, str] = {
     **accounts.MESSAGES,
     **hooks.MESSAGES,
     **exchange.MESSAGES,
+    **beyond.MESSAGES,
 }
 
 
