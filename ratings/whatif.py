@@ -194,7 +194,9 @@ def win_chances(ranking: RankingList, table: list[Player], params: Params) -> li
     """OpenSkill's ``predict_win`` for ``table``, from each player's mu and sigma in
     ``ranking`` (mu0, sigma0 for a player it does not hold)."""
     kind = PlackettLuce if params.model == "PlackettLuce" else BradleyTerryFull
-    model: Any = kind(mu=params.mu0, sigma=params.sigma0, beta=params.beta, kappa=params.kappa, tau=0.0)
+    model: Any = kind(
+        mu=params.mu0, sigma=params.sigma0, beta=params.beta, kappa=params.kappa, tau=0.0
+    )
     state = _by_player(ranking)
     teams = []
     for each in table:
