@@ -16,6 +16,8 @@ from rest_framework.response import Response
 from federation.api import ClubViewSet, PlayerViewSet
 from hooks.api import WebhookViewSet
 from quotient.auth import token_login
+from quotient.views_clubs import club_stats_api
+from quotient.views_versus import versus_api
 from scoring.api.imports import ImportViewSet
 from tournaments.api.matches import MatchViewSet
 
@@ -87,6 +89,8 @@ router.register("webhooks", WebhookViewSet, basename="api-webhook")
 
 urlpatterns = [
     path("auth/token/", token_login, name="api-token"),
+    path("players/<str:handle>/vs/<str:other>/", versus_api, name="api-player-versus"),
+    path("clubs/<slug:slug>/stats/", club_stats_api, name="api-club-stats"),
     path("", include("ratings.api.urls")),
     path("", include("tournaments.api.urls")),
     path("", include(router.urls)),

@@ -6,7 +6,7 @@ from drf_spectacular.views import (
     SpectacularSwaggerSplitView,
 )
 
-from quotient import health, monitoring, views
+from quotient import health, monitoring, views, views_clubs, views_versus
 from ratings import views_embed as ranking_embeds
 from tournaments import views_embed as tournament_embeds
 from tournaments import views_feeds
@@ -38,6 +38,8 @@ urlpatterns = [
     ),
     # calendar feeds (tournaments.calendar)
     path("tournaments.ics", views_feeds.tournaments_ics, name="tournaments-calendar"),
+    path("clubs/", views_clubs.club_list, name="club-list-page"),
+    path("clubs/<slug:slug>/", views_clubs.club_page, name="club-page"),
     path("clubs/<slug:slug>/calendar.ics", views_feeds.club_ics, name="club-calendar"),
     path("calendar/<str:token>.ics", views_feeds.player_ics, name="player-calendar-feed"),
     path("players/<str:handle>/calendar/", views_feeds.player_calendar, name="player-calendar"),
@@ -48,6 +50,8 @@ urlpatterns = [
     ),
     path("tournaments/", include("tournaments.urls")),
     path("webhooks/", include("hooks.urls")),
+    path("players/<str:handle>/vs/", views_versus.versus_choose, name="player-versus-choose"),
+    path("players/<str:handle>/vs/<str:other>/", views_versus.versus_page, name="player-versus"),
     path("players/<str:handle>/", views.player_detail, name="player-detail"),
 ]
 

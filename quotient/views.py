@@ -91,7 +91,13 @@ def _player_html(request: HttpRequest, handle: str) -> tuple[str, str]:
     matches = match_list().filter(seats__player=player)  # by id: no case-folded scan
     page = Paginator(matches, 25).get_page(request.GET.get("page"))
     games = ranking_sections(player)
-    context = {"player": player, "page": page, "games": games, "why": why_changed(request, games)}
+    context = {
+        "player": player,
+        "page": page,
+        "games": games,
+        "why": why_changed(request, games),
+        "all_games": Game.objects.all(),
+    }
     body = render_to_string("players/_detail.html", context, request=request)
     return player.public_display_name, body
 

@@ -29,6 +29,7 @@ from typing import Any
 
 from core.catalogue import (
     accounts,
+    beyond,
     entry,
     exchange,
     hooks,
@@ -77,6 +78,7 @@ MESSAGES: dict[str, str] = {
     **hooks.MESSAGES,
     **exchange.MESSAGES,
     **requests.MESSAGES,
+    **beyond.MESSAGES,
 }
 
 
