@@ -188,3 +188,17 @@ def test_another_games_table_gets_its_summary_form(organiser_client, federation,
     assert stored.status_code == 302, stored.content.decode()[:2000]
     match = Table.objects.get(pk=table.pk).match
     assert match.game.key == "astronomy" and match.verification == "summary"
+
+
+@pytest.mark.django_db
+def test_more_rows_without_a_script_store_nothing_and_add_no_seat(
+    organiser_client, night, published
+):
+    table = published.tables.get(number=1)
+    fields = {**HEADER, **sheet_fields(seated(table))}
+    rows = organiser_client.post(_address(night, table), {**fields, "more": "d0"})
+    assert rows.status_code == 200 and Match.objects.count() == 0
+    assert 'name="d0-r12-sum"' in rows.content.decode()  # room for more rows
+    seat = organiser_client.post(_address(night, table), {**fields, "more": "seat"})
+    assert f'name="seat-{len(seated(table))}"' not in seat.content.decode()
+    assert Match.objects.count() == 0
