@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from datetime import date
-from typing import cast
+from typing import Any, cast
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -19,13 +19,15 @@ from django.core.exceptions import PermissionDenied
 from django.forms import ModelChoiceField
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from core.errors import warning
 from core.refusals import refused_onto
+from federation.idempotency import once
 from federation.models import Club, Player
+from scoring.web.entry import answered, recorded_answer
 from scoring.web.forms import MatchSubmitForm
 from tournaments import pairing, selectors, services
 from tournaments.errors import TournamentError
@@ -364,19 +366,21 @@ def table_result(request: HttpRequest, slug: str, number: int, table: int) -> Ht
         data = form.cleaned_data
         denied = _("You may only submit matches for a club you organise.")
         with refused_onto(denied=denied) as refused:
-            recorded = services.table_result_record(
-                table=found,
-                played_on=data["played_on"],
-                record=data["record"],
-                submitted_by=request.user,
-                game_number=data.get("game_number") or 1,
-            )
-            for code, params in recorded.warnings:
-                messages.warning(request, warning(code, None, **params)["message"])
-            messages.success(
-                request, _("The result of table %(table)s is recorded.") % {"table": table}
-            )
-            return redirect("tournament-manage", slug=slug)
+
+            def record_it() -> dict[str, Any]:
+                recorded = services.table_result_record(
+                    table=found,
+                    played_on=data["played_on"],
+                    record=data["record"],
+                    submitted_by=request.user,
+                    game_number=data.get("game_number") or 1,
+                )
+                return recorded_answer(recorded.match.pk, recorded.warnings)
+
+            answer, replayed = once(request, record_it)  # a copy sent again: the same match
+            done = _("The result of table %(table)s is recorded.") % {"table": table}
+            to = reverse("tournament-manage", kwargs={"slug": slug})
+            return answered(request, answer, replayed, done, to)
         error = refused.error
     context = {"tournament": tournament, "table": found, "form": form, "error": error}
     status = 400 if request.method == "POST" else 200

@@ -32,6 +32,7 @@ from core.catalogue import (
     entry,
     exchange,
     hooks,
+    idempotency,
     imports,
     ranking,
     records,
@@ -75,6 +76,7 @@ MESSAGES: dict[str, str] = {
     **accounts.MESSAGES,
     **hooks.MESSAGES,
     **exchange.MESSAGES,
+    **idempotency.MESSAGES,
 }
 
 
