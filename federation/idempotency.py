@@ -144,7 +144,11 @@ def form_fingerprint(request: HttpRequest) -> str:
         if name not in UNSIGNED_FIELDS
         for value in request.POST.getlist(name)
     )
-    files = sorted((name, f.name or "", f.size or 0) for name, f in request.FILES.items())
+    files = sorted(
+        (name, f.name or "", f.size or 0)
+        for name in request.FILES
+        for f in request.FILES.getlist(name)
+    )
     body = json.dumps([fields, files], separators=(",", ":"))
     text = f"{request.method} {request.path}\n{body}"
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
