@@ -146,3 +146,22 @@ def test_a_refused_sheet_reopens_with_everything_typed(logged_in, live_server, c
     assert Match.objects.count() == 1
     page.goto(f"{live_server.url}/offline/")
     page.wait_for_selector("[data-outbox-empty]:not([hidden])")
+
+
+def test_a_deal_is_added_without_a_network(logged_in, live_server, context):
+    page = logged_in
+    page.goto(f"{live_server.url}{SHEET}")
+    page.wait_for_selector("html[data-offline-ready]", state="attached")
+    context.set_offline(True)
+    page.goto(f"{live_server.url}{SHEET}")
+    page.fill("input[name=d0-r0-sum]", "12")
+    page.click("button[data-add-deal]")
+    deal = page.locator("section[data-deal='1']")
+    assert deal.get_attribute("id") == "d1"
+    assert deal.locator("h2").inner_text() == "Deal 2"
+    assert deal.locator("input[name=d1-r0-sum]").input_value() == ""
+    assert deal.locator("input[name=d1-pips-0]").count() == 1
+    assert page.locator("input[name=d0-r0-sum]").input_value() == "12"  # deal 1 kept
+    assert page.url.endswith(SHEET)  # no round trip
+    deal.locator("button[data-add-row]").click()  # its own "More rows" works too
+    assert deal.locator("[data-row]").count() > page.locator("#d0 [data-row]").count()
