@@ -62,7 +62,20 @@
     if (reopenedId) restore(form, reopenedId);
     form.addEventListener("submit", async (event) => {
       const submitter = event.submitter;
-      if (submitter && submitter.name === "more") return; // room for a row: not a sending
+      if (submitter && submitter.name === "more") {
+        // room for a seat (a row or a deal when the script cannot): the server makes it
+        if (navigator.onLine) return;
+        event.preventDefault();
+        if (!submitter.nextElementSibling || !submitter.nextElementSibling.matches("[data-needs-network]")) {
+          const said = document.createElement("p");
+          said.className = "field-error";
+          said.setAttribute("role", "alert");
+          said.dataset.needsNetwork = "";
+          said.textContent = text("textNeedsNetwork");
+          submitter.after(said);
+        }
+        return;
+      }
       if (navigator.onLine) {
         // sent again online: the refused copy is done with (dropped on the next page)
         if (reopenedId) sessionStorage.setItem("outbox-done", reopenedId);

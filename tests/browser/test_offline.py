@@ -165,3 +165,8 @@ def test_a_deal_is_added_without_a_network(logged_in, live_server, context):
     assert page.url.endswith(SHEET)  # no round trip
     deal.locator("button[data-add-row]").click()  # its own "More rows" works too
     assert deal.locator("[data-row]").count() > page.locator("#d0 [data-row]").count()
+    # a seat is made by the server: without a network the button says so, nothing lost
+    page.click("button[data-add-seat]")
+    assert "needs the network" in page.inner_text("[data-needs-network]")
+    assert page.url.endswith(SHEET)
+    assert page.locator("input[name=d0-r0-sum]").input_value() == "12"
