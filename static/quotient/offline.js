@@ -146,7 +146,8 @@
     // the refusal's own words: not the alert's "Nothing was stored.", link or code
     if (alert) for (const extra of alert.querySelectorAll("strong, a, code")) extra.remove();
     const message = alert ? alert.textContent.replace(/\s+/g, " ").trim() : `${response.status} ${response.statusText}`;
-    return { ...entry, state: "refused", answer: { message }, page: type.includes("html") ? html : null };
+    const policy = response.headers.get("Content-Security-Policy");
+    return { ...entry, state: "refused", answer: { message }, page: type.includes("html") ? html : null, policy };
   };
 
   const sendWaiting = async () => {

@@ -62,7 +62,9 @@ const networkFirst = async (request, key) => {
 const reopened = async (request, id) => {
   const entry = await QuotientOutbox.get(id).catch(() => null);
   if (entry && entry.page) {
-    return new Response(entry.page, { headers: { "Content-Type": "text/html; charset=utf-8" } });
+    const headers = { "Content-Type": "text/html; charset=utf-8" };
+    if (entry.policy) headers["Content-Security-Policy"] = entry.policy; // the page's own
+    return new Response(entry.page, { headers });
   }
   return networkFirst(request, new URL(request.url).pathname);
 };
