@@ -9,8 +9,9 @@ Every form keeps what was typed when something is refused: the problem or the
 engine's error is shown where it belongs (``scoring.entry``'s *places*) and nothing
 is stored. A form sent with an ``Idempotency-Key`` (``federation.idempotency.once``:
 the hidden field the forms' script fills, or the header of a copy queued offline) is
-recorded once; sent again it answers the same match. A form posted with ``more`` (the no-script way to add a row, a deal or a
-seat) is shown again with room for it, and stores nothing either.
+recorded once; sent again it answers the same match. A form posted with ``more``
+(the no-script way to add a row, a deal or a seat) is shown again with room for it,
+and stores nothing either.
 """
 
 from __future__ import annotations
