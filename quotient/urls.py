@@ -6,7 +6,7 @@ from drf_spectacular.views import (
     SpectacularSwaggerSplitView,
 )
 
-from quotient import health, monitoring, views, views_clubs, views_versus
+from quotient import health, monitoring, offline, views, views_clubs, views_versus
 from ratings import views_embed as ranking_embeds
 from tournaments import views_embed as tournament_embeds
 from tournaments import views_feeds
@@ -15,6 +15,10 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", health.healthz, name="healthz"),
     path("metrics", monitoring.metrics, name="metrics"),
+    # entry that works offline (quotient.offline): the worker's scope is the whole site
+    path("sw.js", offline.service_worker, name="service-worker"),
+    path("manifest.webmanifest", offline.manifest, name="web-manifest"),
+    path("offline/", offline.outbox, name="offline-outbox"),
     path("admin/", admin.site.urls),
     path("accounts/", include("quotient.accounts.urls")),
     path("accounts/", include("django.contrib.auth.urls")),

@@ -33,6 +33,7 @@ from core.catalogue import (
     entry,
     exchange,
     hooks,
+    idempotency,
     imports,
     ranking,
     records,
@@ -79,6 +80,7 @@ MESSAGES: dict[str, str] = {
     **exchange.MESSAGES,
     **requests.MESSAGES,
     **beyond.MESSAGES,
+    **idempotency.MESSAGES,
 }
 
 

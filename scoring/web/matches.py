@@ -19,11 +19,11 @@ from django.core.paginator import InvalidPage
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
 from core.confirm import confirmed
-from core.errors import warning
 from core.generations import MATCHES, PLAYERS, changed_at, generations
 from core.http_cache import (
     SHORT,
@@ -36,6 +36,7 @@ from core.http_cache import (
 )
 from core.pagination import keyset_page
 from core.refusals import refused_onto
+from federation.idempotency import once
 from federation.models import Game
 from federation.permissions import can_write_for_club
 from scoring.models import Match, Status
@@ -43,6 +44,7 @@ from scoring.selectors import match_list, match_rows
 from scoring.services import match_correct, match_record, match_withdraw
 from scoring.web.display import match_display
 from scoring.web.entry import GAMES as ENTRY_GAMES
+from scoring.web.entry import answered, recorded_answer
 from scoring.web.filters import read_filters
 from scoring.web.forms import MatchCorrectForm, MatchSubmitForm, MatchWithdrawForm
 from scoring.web.withdraw import withdraw_confirmation
@@ -205,17 +207,20 @@ def match_submit(request: HttpRequest) -> HttpResponse:
         with refused_onto(
             denied=_("You may only submit matches for a club you organise.")
         ) as refused:
-            recorded = match_record(
-                club=data["club"],
-                played_on=data["played_on"],
-                record=data["record"],
-                submitted_by=request.user,
-                game_number=data["game_number"],
-            )
-            for code, params in recorded.warnings:
-                messages.warning(request, warning(code, **params)["message"])
-            messages.success(request, _("The match was recorded."))
-            return redirect("match-detail", pk=recorded.match.pk)
+
+            def record_it() -> dict[str, Any]:
+                recorded = match_record(
+                    club=data["club"],
+                    played_on=data["played_on"],
+                    record=data["record"],
+                    submitted_by=request.user,
+                    game_number=data["game_number"],
+                )
+                return recorded_answer(recorded.match.pk, recorded.warnings)
+
+            answer, replayed = once(request, record_it)
+            to = reverse("match-detail", args=[answer["match"]])
+            return answered(request, answer, replayed, _("The match was recorded."), to)
         error = refused.error
     status = 400 if request.method == "POST" else 200
     games = {game.key: game.label for game in Game.objects.all()}
