@@ -125,7 +125,7 @@ def test_a_refused_sheet_reopens_with_everything_typed(logged_in, live_server, c
     refused = page.locator("[data-outbox-list] li[data-state=refused]")
     refused.wait_for()
     said = refused.locator(".outbox-state").inner_text()
-    assert said == "Refused, nothing stored: Deal 1, row 3: it is cem's turn, not ana's"
+    assert said == "Refused, nothing stored: Deal 1, row 3: it is Cem Yilmaz's turn, not Ana Lima's"
     assert Match.objects.count() == 0
     screenshot(page, "phone-offline-refused")
     assert overflow(page) == 0
