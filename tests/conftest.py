@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 import subprocess
 import sys
@@ -9,6 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
+import time_machine
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -81,6 +83,39 @@ def other_club(games):
     from tests.factories import ClubFactory
 
     return ClubFactory(slug="berlin", name="Berliner Dominofreunde")
+
+
+@pytest.fixture
+def players(club):
+    """Four players of club lyon: ana, ben, cem and dan (the handles the sample records
+    of ``tests.samples`` seat)."""
+    from tests.factories import PlayerFactory
+
+    return [PlayerFactory(handle=h, club=club) for h in ("ana", "ben", "cem", "dan")]
+
+
+@pytest.fixture
+def clock():
+    """Friday 20 November 2026, noon UTC, the clock stopped: the matches of early November
+    are past, on time; November is still open."""
+    with time_machine.travel(dt.datetime(2026, 11, 20, 12, tzinfo=dt.UTC), tick=False):
+        yield
+
+
+@pytest.fixture
+def evening():
+    """Friday 20 November 2026, 18:00 UTC, the clock stopped: a club night about to begin
+    (the night's matches, played the 14th, are past)."""
+    with time_machine.travel(dt.datetime(2026, 11, 20, 18, tzinfo=dt.UTC), tick=False):
+        yield
+
+
+@pytest.fixture
+def month_end():
+    """Sunday 29 November 2026, noon UTC, the clock stopped: every date of November the
+    tests use has been played, on time."""
+    with time_machine.travel(dt.datetime(2026, 11, 29, 12, tzinfo=dt.UTC), tick=False):
+        yield
 
 
 @pytest.fixture
