@@ -126,6 +126,13 @@ def organiser(club):
 
 
 @pytest.fixture
+def organiser_client(client, organiser):
+    """Django's test client, logged in as the club's organiser."""
+    client.force_login(organiser)
+    return client
+
+
+@pytest.fixture
 def federation_admin(db):
     from tests.factories import FederationAdminFactory
 

@@ -10,7 +10,7 @@ from scoring.models import Match
 from tests.factories import ClubFactory, OrganiserFactory, PlayerFactory
 from tests.scoring.test_entry_records import SHEET_FORM, SUMMARY_FORMS
 
-pytestmark = pytest.mark.usefixtures("clock")
+pytestmark = pytest.mark.usefixtures("clock", "named_players")
 
 HEADER = {"club": "lyon", "played_on": "2026-11-14", "game_number": "1"}
 
@@ -21,12 +21,6 @@ def named_players(club):
         PlayerFactory(handle=h, club=club, display_name=name, public_name=h != "cem")
         for h, name in (("ana", "Ana Lima"), ("ben", "Ben Roth"), ("cem", "Cem Yilmaz"))
     ]
-
-
-@pytest.fixture
-def organiser_client(client, organiser, named_players):
-    client.force_login(organiser)
-    return client
 
 
 @pytest.mark.django_db

@@ -28,10 +28,3 @@ def night(federation, organiser, evening):
     )
     registrations_add(tournament=tournament, handles=" ".join(handles), check_in=True)
     return tournament
-
-
-@pytest.fixture
-def organiser_client(client, organiser):
-    """Django's test client, logged in as the club's organiser."""
-    client.force_login(organiser)
-    return client
