@@ -95,26 +95,10 @@ def players(club):
 
 
 @pytest.fixture
-def clock():
-    """Friday 20 November 2026, noon UTC, the clock stopped: the matches of early November
-    are past, on time; November is still open."""
-    with time_machine.travel(dt.datetime(2026, 11, 20, 12, tzinfo=dt.UTC), tick=False):
-        yield
-
-
-@pytest.fixture
 def evening():
     """Friday 20 November 2026, 18:00 UTC, the clock stopped: a club night about to begin
     (the night's matches, played the 14th, are past)."""
     with time_machine.travel(dt.datetime(2026, 11, 20, 18, tzinfo=dt.UTC), tick=False):
-        yield
-
-
-@pytest.fixture
-def month_end():
-    """Sunday 29 November 2026, noon UTC, the clock stopped: every date of November the
-    tests use has been played, on time."""
-    with time_machine.travel(dt.datetime(2026, 11, 29, 12, tzinfo=dt.UTC), tick=False):
         yield
 
 
