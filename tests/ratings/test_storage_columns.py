@@ -26,13 +26,8 @@ from ratings.engine.ranking import compute_ranking
 from ratings.engine.results import Result
 from ratings.models import RankingEntry, RankingList, RankingRun
 from ratings.services import ranking_publish
-from ratings.storage import (
-    _window_columns,
-    _window_rows_orm,
-    inputs_hash,
-    month_columns,
-    month_results,
-)
+from ratings.storage import _window_rows_orm, inputs_hash, month_columns, month_results
+from ratings.window_copy import window_columns
 from scoring.models import Match, MatchSeat, Status
 from tests.builders import record_month
 
@@ -62,7 +57,7 @@ def test_matches_and_seats_in_any_order_become_rows():
         "player": np.array([40, 12, 2, 41, 10, 3, 9, 11]),
         "rank": np.array([2, 1, 1, 1, 3, 2, 1, 2]),
     }
-    columns = _window_columns(raw)
+    columns = window_columns(raw)
     assert list(columns) == [
         Result("2026-09-30:é-a", 2026 * 12 + 8, 2026 * 12 + 9, ("2", "3"), (1, 2)),
         Result("2026-10-02:a", 2026 * 12 + 9, 2026 * 12 + 10, ("41", "40"), (1, 2)),
@@ -83,7 +78,7 @@ def test_counted_before_played_is_refused():
         "rank": np.array([1, 2]),
     }
     with pytest.raises(ValueError, match="counted >= played"):
-        _window_columns(raw)
+        window_columns(raw)
 
 
 def orm_window(game: Game, month: dt.date, params: Params) -> ResultColumns:
