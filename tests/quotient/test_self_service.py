@@ -14,24 +14,24 @@ from tests.factories import ClubFactory, OrganiserFactory, UserFactory
 
 
 @pytest.fixture
-def organiser_client(client, club):
+def emailed_organiser_client(client, club):
     membership = OrganiserFactory(club=club, user=UserFactory(username="org", email="o@x.org"))
     client.force_login(membership.user)
     return client
 
 
 @pytest.mark.django_db
-def test_logout_is_a_button_that_posts(organiser_client):
-    page = organiser_client.get("/").content.decode()
+def test_logout_is_a_button_that_posts(emailed_organiser_client):
+    page = emailed_organiser_client.get("/").content.decode()
     assert re.search(r'<form action="/accounts/logout/" method="post">', page)
-    response = organiser_client.post("/accounts/logout/")
+    response = emailed_organiser_client.post("/accounts/logout/")
     assert response.status_code == 302 and response["Location"] == "/"
-    assert "_auth_user_id" not in organiser_client.session
+    assert "_auth_user_id" not in emailed_organiser_client.session
 
 
 @pytest.mark.django_db
-def test_password_change(organiser_client):
-    response = organiser_client.post(
+def test_password_change(emailed_organiser_client):
+    response = emailed_organiser_client.post(
         "/accounts/password_change/",
         {
             "old_password": "secret-pass-123",
@@ -60,10 +60,10 @@ def test_password_reset_sends_a_link_that_works(client, club):
 
 
 @pytest.mark.django_db
-def test_an_organiser_registers_a_player_of_their_club(organiser_client, club):
-    form = organiser_client.get("/organiser/players/new/")
+def test_an_organiser_registers_a_player_of_their_club(emailed_organiser_client, club):
+    form = emailed_organiser_client.get("/organiser/players/new/")
     assert form.status_code == 200
-    response = organiser_client.post(
+    response = emailed_organiser_client.post(
         "/organiser/players/new/",
         {"club": club.slug, "handle": "chloe", "display_name": "Chloé Martin", "country": "FR"},
     )
@@ -72,9 +72,9 @@ def test_an_organiser_registers_a_player_of_their_club(organiser_client, club):
 
 
 @pytest.mark.django_db
-def test_a_taken_handle_keeps_the_form(organiser_client, club):
+def test_a_taken_handle_keeps_the_form(emailed_organiser_client, club):
     Player.objects.create(handle="Chloe", display_name="Another", club=club)
-    response = organiser_client.post(
+    response = emailed_organiser_client.post(
         "/organiser/players/new/",
         {"club": club.slug, "handle": "chloe", "display_name": "Chloé Martin"},
     )
@@ -84,9 +84,9 @@ def test_a_taken_handle_keeps_the_form(organiser_client, club):
 
 
 @pytest.mark.django_db
-def test_an_organiser_cannot_register_for_another_club(organiser_client):
+def test_an_organiser_cannot_register_for_another_club(emailed_organiser_client):
     other = ClubFactory(slug="berlin")
-    response = organiser_client.post(
+    response = emailed_organiser_client.post(
         "/organiser/players/new/",
         {"club": other.slug, "handle": "hans", "display_name": "Hans"},
     )

@@ -15,29 +15,19 @@ from federation.models import Game
 from quotient.demo import rename_players
 from ratings.models import RankingList
 from scoring.models import Match, MatchEvent, MatchSeat, Status
-from tests.factories import OrganiserFactory, PlayerFactory
-from tests.scoring.test_api import SHEET_RECORD
-from tests.scoring.test_duplicates import SUMMARY
+from tests.factories import OrganiserFactory
+from tests.samples import DIVISOR_SUMMARY, SHEET_RECORD
+
+pytestmark = pytest.mark.usefixtures("clock")
 
 NOVEMBER_EVENING = dt.datetime(2026, 11, 2, 19, tzinfo=dt.UTC)
 
 #: the same evening, the points entered wrongly at first: ben won, not ana
-CORRECTED = copy.deepcopy(SUMMARY)
+CORRECTED = copy.deepcopy(DIVISOR_SUMMARY)
 CORRECTED["deals"][0]["summary"] = {
     "points": {"ana": 7, "ben": 12, "cem": 3},
     "pips_left": {"ana": 14, "ben": 0, "cem": 9},
 }
-
-
-@pytest.fixture(autouse=True)
-def clock():
-    with time_machine.travel(dt.datetime(2026, 11, 20, 12, tzinfo=dt.UTC), tick=False):
-        yield
-
-
-@pytest.fixture
-def players(club):
-    return [PlayerFactory(handle=h, club=club) for h in ("ana", "ben", "cem", "dan")]
 
 
 @pytest.fixture
@@ -51,7 +41,7 @@ def match_id(api, organiser, players):
     api.force_authenticate(organiser)
     response = api.post(
         "/api/v1/matches/",
-        {"club": "lyon", "played_on": "2026-11-02", "record": SUMMARY},
+        {"club": "lyon", "played_on": "2026-11-02", "record": DIVISOR_SUMMARY},
         format="json",
     )
     assert response.status_code == 201, response.content
@@ -120,7 +110,7 @@ def test_a_correction_replaces_the_result_and_keeps_the_previous_version(api, ma
     api.force_authenticate(None)
     history = api.get(f"/api/v1/matches/{match_id}/history/").json()
     assert [(e["action"], e["version"]) for e in history] == [("recorded", 1), ("corrected", 2)]
-    assert history[0]["record"] == SUMMARY and history[1]["record"] == CORRECTED
+    assert history[0]["record"] == DIVISOR_SUMMARY and history[1]["record"] == CORRECTED
     assert history[1]["reason"] == "points swapped"
     assert history[0]["fingerprint"] != history[1]["fingerprint"]
     assert history[1]["fingerprint"] == Match.objects.get().fingerprint
@@ -146,7 +136,7 @@ def test_a_bad_correction_is_a_400_with_the_engines_error_and_changes_nothing(
     for record, code in [
         ({**CORRECTED, "game": "9tka"}, None),
         (rename_players(CORRECTED, {"cem": "zoe"}), "unknown-player"),
-        (SUMMARY, "correction-unchanged"),
+        (DIVISOR_SUMMARY, "correction-unchanged"),
     ]:
         response = correct(api, match_id, record)
         assert response.status_code == 400, record
@@ -205,7 +195,7 @@ def test_a_correction_into_another_stored_match_is_a_409(api, match_id, organise
     third = copy.deepcopy(CORRECTED)
     third["deals"][0]["summary"]["points"]["cem"] = 4
     assert correct(api, match_id, third).status_code == 200
-    assert correct(api, match_id, SUMMARY).status_code == 200
+    assert correct(api, match_id, DIVISOR_SUMMARY).status_code == 200
     assert Match.objects.get(pk=match_id).version == 3
 
 
@@ -226,7 +216,7 @@ def test_a_withdrawn_match_is_kept_listed_and_frozen(api, match_id, organiser):
     assert api.get("/api/v1/matches/?status=deleted").status_code == 400
     history = api.get(f"/api/v1/matches/{match_id}/history/").json()
     assert [(e["action"], e["version"], e["record"]) for e in history] == [
-        ("recorded", 1, SUMMARY),
+        ("recorded", 1, DIVISOR_SUMMARY),
         ("withdrawn", 1, None),
     ]
     assert history[1]["reason"] == "played at another club's evening"

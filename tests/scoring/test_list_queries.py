@@ -8,7 +8,6 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-import time_machine
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
@@ -19,7 +18,8 @@ from scoring.engine.divisor import random_record
 from scoring.models import Match
 from scoring.selectors import match_list
 from scoring.services import match_record
-from tests.factories import PlayerFactory
+
+pytestmark = pytest.mark.usefixtures("month_end")
 
 HANDLES = ["ana", "ben", "cem", "dan"]
 #: every filter the list takes, as the API spells it
@@ -32,17 +32,6 @@ FILTERS = [
     "?status=recorded,corrected",
     "?game=divisor&month=2026-10&player=ben&club=lyon",
 ]
-
-
-@pytest.fixture(autouse=True)
-def federation_clock():
-    with time_machine.travel(dt.datetime(2026, 11, 29, 12, tzinfo=dt.UTC), tick=False):
-        yield
-
-
-@pytest.fixture
-def players(club):
-    return [PlayerFactory(handle=handle, club=club) for handle in HANDLES]
 
 
 def record_matches(club, first: int, last: int) -> None:

@@ -21,7 +21,7 @@ from tournaments.services import round_pair, round_publish
 
 @pytest.mark.django_db
 def test_an_organiser_creates_a_tournament_and_runs_round_one_from_the_pages(
-    organiser_client, federation, clock
+    organiser_client, federation, evening
 ):
     page = organiser_client.get("/tournaments/new/")
     assert page.status_code == 200 and 'value="4, 3"' in page.content.decode()
