@@ -468,10 +468,12 @@ def test_the_match_pages_forms_send_back_the_version_they_showed(client, match_i
     assert stale.status_code == 400
     assert "match-version-changed" in stale.content.decode()
     assert "version 2" in stale.content.decode()
-    gone = client.post(f"/matches/{match_id}/", {"action": "withdraw", "reason": "x", "version": 1})
+    gone = client.post(
+        f"/matches/{match_id}/", {"action": "withdraw", "reason": "x", "version": 1, "confirm": "1"}
+    )
     assert gone.status_code == 400
     assert Match.objects.get().version == 2 and Match.objects.get().status == "corrected"
     fresh = client.post(
-        f"/matches/{match_id}/", {"action": "withdraw", "reason": "x", "version": 2}
+        f"/matches/{match_id}/", {"action": "withdraw", "reason": "x", "version": 2, "confirm": "1"}
     )
     assert fresh.status_code == 302 and Match.objects.get().status == "withdrawn"

@@ -4,16 +4,13 @@ same form is sent; a refused form keeps no key."""
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 
 import pytest
-import time_machine
 
 from federation.models import IdempotencyKey
 from scoring.models import Match
-from tests.factories import PlayerFactory
-from tests.scoring.test_api import SHEET_RECORD
+from tests.samples import SHEET_RECORD
 from tests.scoring.test_entry_records import SHEET_FORM, SUMMARY_FORMS
 
 SHEET = "/matches/enter/divisor/sheet/"
@@ -21,18 +18,7 @@ HEADER = {"club": "lyon", "played_on": "2026-11-14", "game_number": "1"}
 FORM = {**HEADER, **SHEET_FORM}
 
 
-@pytest.fixture(autouse=True)
-def clock():
-    with time_machine.travel(dt.datetime(2026, 11, 20, 12, tzinfo=dt.UTC), tick=False):
-        yield
-
-
-@pytest.fixture
-def organiser_client(client, organiser, club):
-    for handle in ("ana", "ben", "cem"):
-        PlayerFactory(handle=handle, club=club)
-    client.force_login(organiser)
-    return client
+pytestmark = pytest.mark.usefixtures("clock", "players")  # ana, ben, cem, dan of lyon
 
 
 @pytest.mark.django_db

@@ -9,23 +9,19 @@ import datetime as dt
 import re
 
 import pytest
-import time_machine
 
 from scoring.models import Match
 from scoring.services import match_record
 from tests.factories import OrganiserFactory, PlayerFactory
-from tests.scoring.test_duplicates import SUMMARY
+from tests.samples import DIVISOR_SUMMARY as SUMMARY
 from tests.scoring.test_list_queries import HANDLES, record_matches
 
-
-@pytest.fixture(autouse=True)
-def clock():
-    with time_machine.travel(dt.datetime(2026, 11, 29, 12, tzinfo=dt.UTC), tick=False):
-        yield
+pytestmark = pytest.mark.usefixtures("month_end")
 
 
 @pytest.fixture
-def players(club):
+def initialled_players(club):
+    """ana, ben, cem and dan; dan (Daniel Nagy) shown by his initials only."""
     found = [PlayerFactory(handle=handle, club=club) for handle in HANDLES]
     dan = found[3]
     dan.display_name, dan.public_name = "Daniel Nagy", False  # initials only
@@ -34,7 +30,7 @@ def players(club):
 
 
 @pytest.fixture
-def reversed_match(club, players):
+def reversed_match(club, initialled_players):
     """ana wins, cem second (fewer pips left), ben last; seated cem, ben, ana."""
     record = copy.deepcopy(SUMMARY)
     record["players"] = ["cem", "ben", "ana"]
@@ -42,7 +38,7 @@ def reversed_match(club, players):
 
 
 @pytest.mark.django_db
-def test_the_filter_form_names_what_is_shown_and_survives_paging(client, club, players):
+def test_the_filter_form_names_what_is_shown_and_survives_paging(client, club, initialled_players):
     record_matches(club, 0, 60)  # 30 in October, 30 in November
     page = client.get("/matches/?game=divisor&club=lyon&month=2026-10")
     text = page.content.decode()
@@ -68,7 +64,7 @@ def test_the_filter_form_names_what_is_shown_and_survives_paging(client, club, p
 
 
 @pytest.mark.django_db
-def test_filters_that_name_nothing_are_said_at_their_field(client, club, players):
+def test_filters_that_name_nothing_are_said_at_their_field(client, club, initialled_players):
     record_matches(club, 0, 3)
     page = client.get("/matches/?game=chess&club=nowhere&player=nobody99&month=2026-13")
     text = page.content.decode()
