@@ -138,3 +138,19 @@ def test_from_the_home_page_to_a_confirmed_match_withdrawal(
     page.wait_for_load_state("networkidle")
     assert Match.objects.filter(status="withdrawn").count() == 1
     assert foreign_requests == []
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_the_blank_divisor_sheet_prints_the_sheet_columns(page, live_server, games, size):
+    page.set_viewport_size(SIZES[size])
+    page.goto(f"{live_server.url}/matches/enter/divisor/sheet/print/?seats=3")
+    heads = page.locator("table.divisor-sheet thead th").all_inner_texts()
+    assert heads[2:] == [
+        "Player (seat)",
+        "Tile laid: ends sum",
+        "Quotient (points)",
+        "Draw / pass",
+        "Pips left",
+    ]
+    assert overflow(page) == 0
+    screenshot(page, f"{size}-organiser-divisor-sheet")
