@@ -10,6 +10,7 @@ from django.db.models.signals import m2m_changed, post_save
 from django.dispatch import receiver
 
 from federation.models import Game
+from scoring.models import MatchEvent
 from scoring.signals import match_changed
 from tournaments.models import Series, Table, Tournament
 from tournaments.series import recompute_on_commit, series_check
@@ -25,6 +26,8 @@ def _tournament_saved(sender: Any, instance: Tournament, **kwargs: Any) -> None:
 
 @receiver(match_changed)
 def _match_changed(sender: Any, match: Any, action: str = "", **kwargs: Any) -> None:
+    if action not in (MatchEvent.Action.CORRECTED, MatchEvent.Action.WITHDRAWN):
+        return  # a result recorded at a table finishes its tournament: _tournament_saved
     table = Table.objects.filter(match=match).select_related("round__tournament").first()
     if table is None:
         return
