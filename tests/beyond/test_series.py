@@ -238,3 +238,30 @@ def test_admin_creates_a_series_and_refuses_another_game(client, season, federat
     response = client.post("/admin/tournaments/series/add/", data)
     assert response.status_code == 302
     assert Series.objects.get(slug="autumn").tournaments.count() == 1
+
+
+@pytest.mark.django_db
+def test_series_names_only_with_consent(api, client, season):
+    from federation.models import Player
+
+    Player.objects.filter(handle="p00").update(display_name="Zoé Secrète", public_name=False)
+    body = api.get("/api/v1/series/gp-2026/").json()
+    (row,) = [r for r in body["standings"] if r["player"] == "p00"]
+    assert row["name"] == "Z. S." and "player_id" not in row
+    page = client.get("/series/gp-2026/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "Secrète" not in page and "Z. S." in page and "Points et départages" in page
+    csv_text = client.get("/series/gp-2026/standings.csv").content.decode()
+    assert "Secrète" not in csv_text and "Z. S." in csv_text
+
+
+def test_csv_cells_starting_like_a_formula_are_escaped():
+    from tournaments.series import _cell
+
+    assert [_cell(v) for v in ("=SUM(A1)", "+1", "-x", "@a", "Ana", 3)] == [
+        "'=SUM(A1)",
+        "'+1",
+        "'-x",
+        "'@a",
+        "Ana",
+        3,
+    ]
