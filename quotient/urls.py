@@ -9,7 +9,7 @@ from drf_spectacular.views import (
 from quotient import health, monitoring, offline, views, views_clubs, views_versus
 from ratings import views_embed as ranking_embeds
 from tournaments import views_embed as tournament_embeds
-from tournaments import views_feeds
+from tournaments import views_feeds, views_series
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -53,6 +53,9 @@ urlpatterns = [
         name="player-calendar-renew",
     ),
     path("tournaments/", include("tournaments.urls")),
+    path("series/", views_series.series_list, name="series-list-page"),
+    path("series/<slug:slug>/", views_series.series_page, name="series-page"),
+    path("series/<slug:slug>/standings.csv", views_series.series_csv_view, name="series-csv"),
     path("webhooks/", include("hooks.urls")),
     path("players/<str:handle>/vs/", views_versus.versus_choose, name="player-versus-choose"),
     path("players/<str:handle>/vs/<str:other>/", views_versus.versus_page, name="player-versus"),

@@ -36,6 +36,7 @@ class Meeting:
     match_id: int
     played_on: date
     game: str
+    game_label: str
     ranks: tuple[int | None, int | None]
     scores: tuple[int | None, int | None]
     table: int  # players at the table
@@ -136,7 +137,10 @@ def head_to_head(a: Player, b: Player, game: Game | None = None) -> HeadToHead:
     if game is not None:
         shared = shared.filter(game=game)
     matches = {
-        m.pk: m for m in shared.select_related("game").only("played_on", "game__key").order_by()
+        m.pk: m
+        for m in shared.select_related("game")
+        .only("played_on", "game__key", "game__name")
+        .order_by()
     }
     seats: dict[int, dict[int, MatchSeat]] = {}
     for seat in MatchSeat.objects.filter(match_id__in=matches).only(
@@ -153,6 +157,7 @@ def head_to_head(a: Player, b: Player, game: Game | None = None) -> HeadToHead:
                 match_id=match_id,
                 played_on=match.played_on,
                 game=match.game.key,
+                game_label=match.game.label,
                 ranks=(mine.rank, theirs.rank),
                 scores=(mine.score, theirs.score),
                 table=len(at),

@@ -340,3 +340,6 @@ class PlayerCalendar(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player.handle} calendar"
+
+
+from tournaments.series_models import Series  # noqa: E402, F401 - Django finds it here

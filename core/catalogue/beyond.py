@@ -1,5 +1,5 @@
-"""The codes of head-to-head records, "what if" estimates and club pages: a question
-that cannot be answered as asked."""
+"""The codes of head-to-head records, "what if" estimates and season points: a
+question that cannot be answered as asked, a series that cannot be stored."""
 
 from __future__ import annotations
 
@@ -16,4 +16,12 @@ MESSAGES: dict[str, str] = {
     "what-if-player-twice": gettext_noop("{handle} is named twice at the table."),
     "what-if-player-unknown": gettext_noop("There is no player “{handle}”."),
     "what-if-place": gettext_noop("The place must be a number from 1 to {count}."),
+    # season points
+    "series-tournament-game": gettext_noop(
+        "{tournament} is a tournament of {other}: a series of {game} takes only {game} tournaments."
+    ),
+    "series-points": gettext_noop(
+        "The points by place must be a list of 1 to {most} numbers from 0, e.g. [25, 18, 15]."
+    ),
+    "series-counted": gettext_noop("At least one result must count."),
 }

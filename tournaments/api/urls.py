@@ -5,11 +5,13 @@ from rest_framework.routers import SimpleRouter
 
 from tournaments.api.exchange import ArchiveImport
 from tournaments.api.schedule import ScheduleViewSet
+from tournaments.api.series import SeriesViewSet
 from tournaments.api.tournaments import TournamentViewSet
 
 router = SimpleRouter()
 router.register("tournaments", TournamentViewSet, basename="tournament")
 router.register("tournaments", ScheduleViewSet, basename="tournament-schedule")
+router.register("series", SeriesViewSet, basename="series")
 
 urlpatterns = [
     # before the router's tournaments/{slug}/ ("import" is a reserved slug)
