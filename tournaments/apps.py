@@ -7,4 +7,4 @@ class TournamentsConfig(AppConfig):
     verbose_name = _("Tournaments")
 
     def ready(self) -> None:
-        from tournaments import series_signals  # noqa: F401 - connects the receivers, signals  # noqa: F401 - its receivers of scoring's signals
+        from tournaments import series_signals, signals  # noqa: F401 - their receivers
