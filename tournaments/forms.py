@@ -7,6 +7,7 @@ from typing import Any, cast
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from core.dates import DateField
 from federation.models import Club, Game
 from federation.permissions import organised_clubs
 from tournaments.models import Tournament
@@ -34,9 +35,7 @@ class TournamentForm(forms.Form):
     club: forms.ModelChoiceField = forms.ModelChoiceField(
         queryset=Club.objects.none(), label=_("Club"), to_field_name="slug"
     )
-    starts_on = forms.DateField(
-        label=_("Starts on"), widget=forms.DateInput(attrs={"type": "date"})
-    )
+    starts_on = DateField(label=_("Starts on"))
     format = forms.ChoiceField(label=_("Format"), choices=Tournament.Format.choices)
     table_sizes = forms.CharField(
         label=_("Table sizes"),

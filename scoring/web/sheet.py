@@ -11,6 +11,7 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 
 from core.errors import localized
+from core.form_limits import shown_again
 from scoring.engine.divisor.sets import DEFAULT_DIVISORS, SETS
 from scoring.entry.fields import Problems
 from scoring.entry.sheet import (
@@ -36,10 +37,10 @@ def match_enter_sheet(request: HttpRequest) -> HttpResponse:
     """The paper score sheet of a divisor table as a form, checked by the engine."""
     header = MatchHeaderForm(request.POST or None, user=request.user)
     sheet, problems, error, place = fresh_sheet(), Problems(), None, None
-    if request.method == "POST":
+    if request.method == "POST" or shown_again(request):
         sheet = read_sheet(request.POST)
         more = request.POST.get("more", "")
-        if more:
+        if more or shown_again(request):
             _make_room(sheet, more)
         else:
             built = sheet_record(sheet)
@@ -51,7 +52,7 @@ def match_enter_sheet(request: HttpRequest) -> HttpResponse:
                 place = error_place(error, built.places, sheet.seats)
                 error = _on_the_sheet(error, place)
     shown = place_messages(problems, error, place)
-    context = _sheet_context(sheet, shown, fresh=request.method != "POST")
+    context = _sheet_context(sheet, shown, fresh=not request.POST)
     context.update(error_place=place, problem_count=len(problems.found))
     return entry_page(request, "scoring/entry_sheet.html", header, context, error)
 
