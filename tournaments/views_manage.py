@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from datetime import date
-from typing import cast
+from typing import Any, cast
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -98,7 +98,7 @@ def _manage_page(
     registrations = list(selectors.registration_list(tournament))
     rounds = list(selectors.round_list(tournament))
     current = selectors.round_get(tournament, rounds[-1].number, manager=True) if rounds else None
-    context = {
+    context: dict[str, Any] = {
         "tournament": tournament,
         "registrations": registrations,
         "rounds": rounds,
