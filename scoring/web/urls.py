@@ -2,9 +2,10 @@
 
 from django.urls import path
 
-from scoring.web import imports, matches, mine, pickers, sheet, summary
+from scoring.web import formats, imports, matches, mine, pickers, sheet, summary
 
 urlpatterns = [
+    path("help/formats/", formats.record_formats, name="record-formats"),
     path("matches/", matches.match_index, name="match-list"),
     path("matches/submit/", matches.match_submit, name="match-submit"),
     path("matches/mine/", mine.my_submissions, name="my-submissions"),
