@@ -209,3 +209,13 @@ def test_a_sheet_over_the_limit_comes_back_whole(logged_in, live_server, setting
     assert last.input_value() == fields["d39-r0-sum"]
     top_of(page, "phone-sheet-too-large")
     assert overflow(page) == 0
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "de"])
+def test_the_record_formats_page_fits_a_phone(page, live_server, games, language):
+    speak(page, live_server, language)
+    page.goto(f"{live_server.url}/help/formats/")
+    assert page.locator("pre.record").count() >= 13
+    assert page.locator("html").get_attribute("lang") == language
+    screenshot(page, f"phone-record-formats-{language}")
+    assert overflow(page) == 0
