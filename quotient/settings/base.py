@@ -82,6 +82,9 @@ MIDDLEWARE = [
     "django.middleware.locale.LocaleMiddleware",
     "core.middleware.RejectUnsafeCharactersMiddleware",
     "django.middleware.common.CommonMiddleware",
+    # before the CSRF check, the first to read a form: the long forms' raised limits,
+    # and a form refused for its size shown again (core.form_limits)
+    "core.form_limits.FormSizeMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django_otp.middleware.OTPMiddleware",
@@ -95,6 +98,18 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "quotient.urls"
+
+# The long forms (URL names): a divisor score sheet posts 3 fields a row and promises
+# 40 deals of up to 800 rows (96,000 fields). Every other form keeps Django's limits
+# (1,000 fields, 2.5 MB); a form refused for its size is shown again (core.form_limits).
+LARGE_FORMS = (
+    "match-enter-sheet",
+    "match-enter-summary",
+    "tournament-table-result",
+    "match-correct",
+)
+LARGE_FORM_FIELDS = 100_000
+LARGE_FORM_BYTES = 8 * 1024 * 1024
 WSGI_APPLICATION = "quotient.wsgi.application"
 
 TEMPLATES = [

@@ -49,7 +49,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "astronomy": ("size", "winner", "moves", "resign"),
     "9tka": ("sections",),
     "trimorp": ("five", "series", "box_opener"),
-    "dominyam": ("turn_points", "tiles"),
+    "dominyam": ("turn_points", "tiles", "target_bonus"),
 }
 ALL_COLUMNS = frozenset(COMMON).union(*COLUMNS.values())
 YES, NO = {"yes", "y", "1", "true", "x", "oui", "ja"}, {"", "no", "n", "0", "false", "non", "nein"}
@@ -317,7 +317,8 @@ def _dominyam(values: dict[str, str], players: list[str]) -> dict[str, Any]:
     groups = _groups(values.get("tiles", "")) if values.get("tiles") else [""] * len(players)
     if len(groups) != len(players):
         raise RecordError("import-groups", None, column="tiles")
-    return dominyam_summary(players, points, [group.split() for group in groups])
+    bonus = _flag(values.get("target_bonus", ""), "target_bonus")
+    return dominyam_summary(players, points, [group.split() for group in groups], bonus)
 
 
 BUILDERS: dict[str, Callable[[dict[str, str], list[str]], dict[str, Any]]] = {

@@ -11,6 +11,7 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 
 from core.errors import localized
+from core.form_limits import shown_again
 from core.params import digits
 from scoring.engine.divisor.sets import DEFAULT_DIVISORS, SETS
 from scoring.entry.fields import Problems
@@ -53,10 +54,10 @@ def sheet_page(
     the players cannot change)."""
     sheet, problems, error, place = initial or fresh_sheet(), Problems(), None, None
     extra = dict(extra or {})
-    if request.method == "POST":
+    if request.method == "POST" or shown_again(request):
         sheet = read_sheet(request.POST)
         more = request.POST.get("more", "")
-        if more:
+        if more or shown_again(request):
             _make_room(sheet, more, fixed=bool(extra.get("seats_fixed")))
         else:
             built = sheet_record(sheet)
@@ -69,7 +70,7 @@ def sheet_page(
                 error = _on_the_sheet(error, place)
     shown = place_messages(problems, error, place)
     bounds = (len(sheet.seats), len(sheet.seats)) if extra.get("seats_fixed") else None
-    fresh = request.method != "POST" and initial is None
+    fresh = not request.POST and initial is None
     context = _sheet_context(sheet, shown, fresh=fresh, bounds=bounds)
     context.update(error_place=place, problem_count=len(problems.found), **extra)
     return entry_page(request, template, header, context, error)

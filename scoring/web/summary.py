@@ -10,6 +10,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.utils.translation import gettext_lazy as _lazy
 
+from core.form_limits import shown_again
 from federation.models import Game
 from scoring.engine.divisor.sets import DEFAULT_DIVISORS, SETS
 from scoring.engine.dominyam.tiles import TILES
@@ -64,10 +65,12 @@ def summary_page(
     form, problems, error, place = initial or fresh_summary(game), Problems(), None, None
     extra = dict(extra or {})
     fixed = bool(extra.get("seats_fixed"))
-    if request.method == "POST":
+    if request.method == "POST" or shown_again(request):
         form = read_summary(game, request.POST)
         more = request.POST.get("more", "")
-        if more == "seat" and not fixed and len(form.seats) < SEATS[game][1]:
+        if shown_again(request):
+            pass  # refused for its size: shown again, nothing stored
+        elif more == "seat" and not fixed and len(form.seats) < SEATS[game][1]:
             form.seats.append("")
         elif more == "deal":
             form.deals.append(dict(BLANK_DEAL))

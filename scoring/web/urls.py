@@ -2,9 +2,21 @@
 
 from django.urls import path
 
-from scoring.web import correct, imports, matches, mine, paper, pickers, sheet, summary, withdraw
+from scoring.web import (
+    correct,
+    formats,
+    imports,
+    matches,
+    mine,
+    paper,
+    pickers,
+    sheet,
+    summary,
+    withdraw,
+)
 
 urlpatterns = [
+    path("help/formats/", formats.record_formats, name="record-formats"),
     path("matches/", matches.match_index, name="match-list"),
     path("matches/submit/", matches.match_submit, name="match-submit"),
     path("matches/mine/", mine.my_submissions, name="my-submissions"),
