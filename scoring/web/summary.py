@@ -8,7 +8,7 @@ from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy
 
 from core.form_limits import shown_again
 from federation.models import Game
@@ -36,8 +36,12 @@ from scoring.web.forms import MatchHeaderForm
 
 #: what a seat is called where the game gives it a role
 SEAT_NAMES = {
-    "astronomy": (_lazy("First player"), _lazy("Second player")),
-    "trimorp": (_lazy("White (squares)"), _lazy("Grey (circles)"), _lazy("Black (hexagons)")),
+    "astronomy": (gettext_lazy("First player"), gettext_lazy("Second player")),
+    "trimorp": (
+        gettext_lazy("White (squares)"),
+        gettext_lazy("Grey (circles)"),
+        gettext_lazy("Black (hexagons)"),
+    ),
 }
 BLANK_DEAL: dict[str, Any] = {"points": [], "pips": [], "blocked": False}
 
