@@ -80,11 +80,12 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
-    "core.middleware.RejectUnsafeCharactersMiddleware",
     "django.middleware.common.CommonMiddleware",
     # before the CSRF check, the first to read a form: the long forms' raised limits,
     # and a form refused for its size shown again (core.form_limits)
     "core.form_limits.FormSizeMiddleware",
+    # after the raised limits (it reads the forms' fields), before the CSRF check
+    "core.middleware.RejectUnsafeCharactersMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django_otp.middleware.OTPMiddleware",

@@ -12,7 +12,7 @@ from tournaments.models import Registration
 
 
 @pytest.fixture
-def open_night(federation, organiser, clock):
+def open_night(federation, organiser, evening):
     """A Swiss of Divisor of the lyon club, nobody registered yet."""
     from federation.models import Game
     from tournaments.services import tournament_create
