@@ -11,6 +11,10 @@ A file that cannot be read at all answers 400 (413 over 10 MB) with ``{"detail",
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+from typing import Any
+
 from django.urls import reverse
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -22,9 +26,23 @@ from rest_framework.response import Response
 from federation.idempotency import idempotent
 from federation.models import Club
 from federation.permissions import organised_clubs
+from scoring.entry.files import MAX_FILE_BYTES, FileRefused, body_too_large
 from scoring.imports import import_create, import_report
 from scoring.models import ImportJob
 from scoring.tasks import enqueue_import
+
+
+def upload_limited(view: Callable[..., Response]) -> Callable[..., Response]:
+    """Refuse a body announced over the file limit (413 ``import-too-large``) before
+    anything reads it; the file itself is measured again as it is read."""
+
+    @functools.wraps(view)
+    def wrapper(self: Any, request: Request, *args: Any, **kwargs: Any) -> Response:
+        if body_too_large(request.META):
+            raise FileRefused("import-too-large", limit_mb=MAX_FILE_BYTES >> 20)
+        return view(self, request, *args, **kwargs)
+
+    return wrapper
 
 
 class ImportCreateSerializer(serializers.Serializer):
@@ -54,6 +72,7 @@ class ImportViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, viewsets
         request={"multipart/form-data": ImportCreateSerializer},
         responses={202: ImportAcceptedSerializer, 400: OpenApiResponse(description="refused")},
     )
+    @upload_limited
     @idempotent
     def create(self, request: Request, *args, **kwargs) -> Response:
         payload = ImportCreateSerializer(data=request.data)
@@ -62,7 +81,7 @@ class ImportViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, viewsets
         upload = data["file"]
         job = import_create(
             club=data["club"],
-            content=upload.read(),
+            content=upload,
             file_name=upload.name or "",
             played_on=data.get("played_on") or timezone.localdate(),
             submitted_by=request.user,
