@@ -4,9 +4,12 @@ optional ``played_on``: the date of the rows without one, default today) answers
 ``{"status", "total", "done", "stored", "duplicates", "rejected": [{"row", "code",
 "move", "message"}], ...}``.
 
-A file that cannot be read at all answers 400 (413 over 10 MB) with ``{"detail",
-"error": {"code", "move", "message", "params"}}``; a club the user does not organise
-403. Only the club's organisers and federation admins see its imports.
+A file that cannot be read at all answers 400 (413 over 10 MB, refused on the
+announced ``Content-Length`` before the body is read, or as soon as the file passes
+it) with ``{"detail", "error": {"code", "move", "message", "params"}}``; a club the
+user does not organise 403. Only the club's organisers and federation admins see its
+imports. An upload the broker cannot take (down) is still answered 202: the job waits
+queued and beat sends it again (``scoring.imports.stale_imports_resend``).
 """
 
 from __future__ import annotations
@@ -70,7 +73,12 @@ class ImportViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, viewsets
 
     @extend_schema(
         request={"multipart/form-data": ImportCreateSerializer},
-        responses={202: ImportAcceptedSerializer, 400: OpenApiResponse(description="refused")},
+        responses={
+            202: ImportAcceptedSerializer,
+            400: OpenApiResponse(description="refused: the file cannot be read"),
+            413: OpenApiResponse(description="import-too-large: over 10 MB"),
+            422: OpenApiResponse(description="idempotency-key-reused: another body or file"),
+        },
     )
     @upload_limited
     @idempotent
