@@ -218,16 +218,48 @@ def _json(text: str) -> Any:
 # JSON
 
 
+_SPACE = re.compile(r"[ \t\n\r]*")
+_DECODER = json.JSONDecoder(parse_constant=_no_constant)
+
+
 def _json_array(text: str) -> list[FileRow]:
+    """The array's items decoded one by one: refused at the 2,001st, before it is read."""
     try:
-        items = _json(text)
+        items = _array_items(text)
     except (ValueError, RecursionError) as exc:
         raise FileRefused("not-json", reason=str(exc)[:200]) from exc
-    if not isinstance(items, list):
-        raise FileRefused("not-json", reason="not an array")
-    if len(items) > MAX_ROWS:  # before any row is built
-        raise FileRefused("import-too-many-rows", most=MAX_ROWS)
     return [_json_row(item, n, None) for n, item in enumerate(items, 1)]
+
+
+def _array_items(text: str) -> list[Any]:
+    at = _skip(text, _skip(text, 0) + 1)  # after "["
+    items: list[Any] = []
+    if text[at : at + 1] == "]":
+        return _array_end(text, at + 1, items)
+    while True:
+        if len(items) >= MAX_ROWS:
+            raise FileRefused("import-too-many-rows", most=MAX_ROWS)
+        item, at = _DECODER.raw_decode(text, at)
+        items.append(item)
+        at = _skip(text, at)
+        mark = text[at : at + 1]
+        if mark == "]":
+            return _array_end(text, at + 1, items)
+        if mark != ",":
+            raise ValueError(f"Expecting ',' delimiter: char {at}")
+        at = _skip(text, at + 1)
+
+
+def _skip(text: str, at: int) -> int:
+    """The position of the first character after the white space at ``at``."""
+    space = _SPACE.match(text, at)
+    return space.end() if space else at
+
+
+def _array_end(text: str, at: int, items: list[Any]) -> list[Any]:
+    if text[at:].strip():
+        raise ValueError(f"Extra data: char {at}")
+    return items
 
 
 def _lines(text: str) -> Iterator[tuple[int, str]]:
