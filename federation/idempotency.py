@@ -23,13 +23,15 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import timedelta
 from typing import Any
 
+from django.core.files.uploadedfile import UploadedFile
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest
 from django.utils import timezone
+from django.utils.datastructures import MultiValueDict
 from django.utils.translation import gettext as _
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -75,10 +77,34 @@ def idempotent(create: View) -> View:
 
 
 def request_fingerprint(request: Request) -> str:
-    """A hash of what the request asks: method, path and body (key order ignored)."""
-    body = json.dumps(request.data, sort_keys=True, separators=(",", ":"), default=str)
+    """A hash of what the request asks: method, path and body (key order ignored),
+    an uploaded file by its name, size and the SHA-256 of its bytes: the same key with
+    another file is another request, refused, never a replay."""
+    body = json.dumps(_plain(request.data), sort_keys=True, separators=(",", ":"), default=str)
     text = f"{request.method} {request.path}\n{body}"
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _plain(value: Any) -> Any:
+    """``value`` as JSON can hash it: a form's every value, a file by its content."""
+    if isinstance(value, UploadedFile):
+        return {"file": value.name, "size": value.size, "sha256": _file_digest(value)}
+    if isinstance(value, MultiValueDict):
+        return {key: [_plain(item) for item in items] for key, items in value.lists()}
+    if isinstance(value, Mapping):
+        return {key: _plain(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(item) for item in value]
+    return value
+
+
+def _file_digest(upload: UploadedFile) -> str:
+    """The SHA-256 of an upload's bytes, read in chunks; the file is rewound for the view."""
+    digest = hashlib.sha256()
+    for chunk in upload.chunks():
+        digest.update(chunk)
+    upload.seek(0)
+    return digest.hexdigest()
 
 
 def _claim(user: Any, key: str, fingerprint: str) -> IdempotencyKey | None:

@@ -327,6 +327,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "ratings.tasks.resend_stale_runs",
         "schedule": crontab(minute="*/5"),
     },
+    # imports left queued more than 5 minutes (broker down at the upload) are sent again
+    "imports-resend-stale": {
+        "task": "scoring.tasks.resend_stale_imports",
+        "schedule": crontab(minute="*/5"),
+    },
     # webhook deliveries whose task was lost (a worker stopped mid-attempt, a broker
     # restarted) are sent again; the first retry never waits for this
     "webhooks-sweep": {
