@@ -6,7 +6,7 @@ is shown as text, not run (OWASP "CSV injection"). Numbers stay numbers: an ``in
 a ``float`` or a ``Decimal`` is written as it is, and so is a text that is a plain
 decimal number (``-3``, ``-1.5``, as ``show_points`` writes them), since a
 spreadsheet reads it as that number and nothing else. Every CSV answer of the
-service (tournament standings and crosstable, ranking lists) goes through
+service (tournament standings and crosstable, ranking lists, series standings) goes through
 ``SafeWriter`` (``docs/security.md``).
 """
 

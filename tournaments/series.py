@@ -23,7 +23,6 @@ is committed (``tournaments.series_signals``).
 
 from __future__ import annotations
 
-import csv
 import io
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -32,6 +31,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from core.csv_writer import SafeWriter
 from core.errors import CodedError
 from federation.models import Game, Player
 from tournaments.models import Series, Tournament
@@ -211,18 +211,10 @@ def series_as_dict(series: Series) -> dict[str, Any]:
 CSV_HEADER = ["rank", "player", "name", "points", "results", "counted_events", "other_events"]
 
 
-def _cell(value: object) -> object:
-    """A text a spreadsheet will not run: one starting like a formula (=, +, -, @, tab,
-    CR) is prefixed with an apostrophe (as the ranking's CSV does)."""
-    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
-        return f"'{value}"
-    return value
-
-
 def series_csv(series: Series) -> str:
     """The standings as CSV: one row per player, the events as ``slug:place:points``."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = SafeWriter(out, lineterminator="\n")  # formula-leading cells escaped
     writer.writerow(CSV_HEADER)
     for row in standings_rows(series):
         events = [f"{e['tournament']}:{e['place']}:{e['points']}" for e in row["events"]]
@@ -237,5 +229,5 @@ def series_csv(series: Series) -> str:
             " ".join(counted),
             " ".join(others),
         ]
-        writer.writerow([_cell(c) for c in cells])
+        writer.writerow(cells)
     return out.getvalue()
