@@ -30,7 +30,7 @@ DATE_INPUT = re.compile(r'<input type="date" name="(\w+)" value="([^"]*)"')
 
 
 @pytest.fixture(autouse=True)
-def clock():
+def november_25():
     with time_machine.travel(dt.datetime(2026, 11, 25, 12, tzinfo=dt.UTC), tick=False):
         yield
 

@@ -9,7 +9,6 @@ import re
 from urllib.parse import urlencode
 
 import pytest
-import time_machine
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
@@ -22,14 +21,12 @@ FORM = "application/x-www-form-urlencoded"
 HANDLES = ("ana", "ben", "cem", "dan", "eva", "fay")
 
 
-@pytest.fixture(autouse=True)
-def clock():
-    with time_machine.travel(dt.datetime(2026, 11, 20, 12, tzinfo=dt.UTC), tick=False):
-        yield
+pytestmark = pytest.mark.usefixtures("clock")  # 20 November, noon
 
 
 @pytest.fixture
-def organiser_client(client, organiser, club):
+def six_players_client(client, organiser, club):
+    """The organiser logged in, six players of lyon registered (ana to fay)."""
     for handle in HANDLES:
         PlayerFactory(handle=handle, club=club)
     client.force_login(organiser)
@@ -42,10 +39,10 @@ def post_form(client: Client, path: str, data: dict[str, str]):
 
 
 @pytest.mark.django_db
-def test_a_divisor_evening_of_40_deals_is_stored_from_its_sheet(organiser_client):
+def test_a_divisor_evening_of_40_deals_is_stored_from_its_sheet(six_players_client):
     fields, out = sheet_fields(7)
     assert len(fields) > 3 * 1000  # well over Django's 1,000 fields
-    response = post_form(organiser_client, "/matches/enter/divisor/sheet/", {**HEADER, **fields})
+    response = post_form(six_players_client, "/matches/enter/divisor/sheet/", {**HEADER, **fields})
     assert response.status_code == 302, response.content.decode()[:2000]
     match = Match.objects.get()
     assert match.verification == "sheet-checked"
@@ -73,11 +70,11 @@ def test_the_forms_promise_40_deals_of_800_rows_passes_the_csrf_check(organiser,
 
 @pytest.mark.django_db
 def test_a_sheet_beyond_the_limit_is_shown_again_whole_and_nothing_is_stored(
-    organiser_client, settings
+    six_players_client, settings
 ):
     settings.LARGE_FORM_FIELDS = 5000
     fields, _ = sheet_fields(7)
-    response = post_form(organiser_client, "/matches/enter/divisor/sheet/", {**HEADER, **fields})
+    response = post_form(six_players_client, "/matches/enter/divisor/sheet/", {**HEADER, **fields})
     page = response.content.decode()
     assert response.status_code == 413 and Match.objects.count() == 0
     assert "too large for the server" in page and "nothing was stored" in page
@@ -91,12 +88,12 @@ def test_a_sheet_beyond_the_limit_is_shown_again_whole_and_nothing_is_stored(
     assert re.search(f'name="d39-r{last}-sum"[^>]* value="{fields[f"d39-r{last}-sum"]}"', page)
     # sent again within the limit, it is stored
     settings.LARGE_FORM_FIELDS = 100_000
-    response = post_form(organiser_client, "/matches/enter/divisor/sheet/", {**HEADER, **fields})
+    response = post_form(six_players_client, "/matches/enter/divisor/sheet/", {**HEADER, **fields})
     assert response.status_code == 302 and Match.objects.count() == 1
 
 
 @pytest.mark.django_db
-def test_other_forms_keep_djangos_limit_and_are_shown_again(organiser_client):
+def test_other_forms_keep_djangos_limit_and_are_shown_again(six_players_client):
     typed = {
         "name": "Open de Lyon",
         "game": "divisor",
@@ -107,7 +104,7 @@ def test_other_forms_keep_djangos_limit_and_are_shown_again(organiser_client):
         "rounds_planned": "5",
     }
     padding = {f"x{n}": "" for n in range(1001)}
-    response = post_form(organiser_client, "/tournaments/new/", {**typed, **padding})
+    response = post_form(six_players_client, "/tournaments/new/", {**typed, **padding})
     page = response.content.decode()
     assert response.status_code == 413
     assert "too large for the server" in page
@@ -118,18 +115,18 @@ def test_other_forms_keep_djangos_limit_and_are_shown_again(organiser_client):
 
 
 @pytest.mark.django_db
-def test_a_refused_upload_asks_to_choose_the_file_again(organiser_client):
+def test_a_refused_upload_asks_to_choose_the_file_again(six_players_client):
     upload = SimpleUploadedFile("night.csv", b"game,players\n", content_type="text/csv")
     data = {"club": "lyon", "played_on": "2026-11-14", "file": upload}
     data.update({f"x{n}": "" for n in range(1001)})
-    response = organiser_client.post("/matches/import/", data)  # multipart
+    response = six_players_client.post("/matches/import/", data)  # multipart
     page = response.content.decode()
     assert response.status_code == 413
     assert "choose the file again" in page and 'type="file"' in page
 
 
 @pytest.mark.django_db
-def test_a_refused_post_only_action_answers_a_page_with_the_message(organiser_client, club):
+def test_a_refused_post_only_action_answers_a_page_with_the_message(six_players_client, club):
     from federation.models import Game
     from tournaments.services import tournament_create
 
@@ -143,7 +140,7 @@ def test_a_refused_post_only_action_answers_a_page_with_the_message(organiser_cl
     )
     data = {"handles": "ana ben", **{f"x{n}": "" for n in range(1001)}}
     response = post_form(
-        organiser_client, f"/tournaments/{tournament.slug}/manage/registrations/", data
+        six_players_client, f"/tournaments/{tournament.slug}/manage/registrations/", data
     )
     assert response.status_code == 413
     assert "too large for the server" in response.content.decode()

@@ -43,13 +43,6 @@ def broker_down() -> Iterator[None]:
             del os.environ["CELERY_BROKER_URL"]
 
 
-@pytest.fixture
-def players(club):
-    from tests.factories import PlayerFactory
-
-    return [PlayerFactory(handle=h, club=club) for h in ("ana", "ben", "cem")]
-
-
 @pytest.mark.worker
 @pytest.mark.django_db(transaction=True)
 def test_an_upload_while_the_broker_is_down_runs_once_it_is_back(

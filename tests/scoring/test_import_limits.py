@@ -16,21 +16,16 @@ from django.test.client import BOUNDARY, encode_multipart
 from scoring.entry.files import MAX_CELL, MAX_FILE_BYTES, MAX_ROWS
 from scoring.imports import import_report, import_run
 from scoring.models import ImportJob
-from tests.factories import PlayerFactory
 from tests.scoring.test_import import CSV, upload
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(autouse=True)
-def clock():
+def running_noon():
+    """20 November, noon, the clock running (the limits are timed)."""
     with time_machine.travel(dt.datetime(2026, 11, 20, 12, tzinfo=dt.UTC), tick=True):
         yield
-
-
-@pytest.fixture
-def players(club):
-    return [PlayerFactory(handle=h, club=club) for h in ("ana", "ben", "cem")]
 
 
 ROW = {

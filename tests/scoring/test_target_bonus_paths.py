@@ -7,7 +7,6 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-import time_machine
 
 from scoring.entry.files import read_file
 from scoring.imports import import_create, import_report, import_run
@@ -44,10 +43,7 @@ CSV = (
 ).encode()
 
 
-@pytest.fixture(autouse=True)
-def clock():
-    with time_machine.travel(dt.datetime(2026, 11, 20, 12, tzinfo=dt.UTC), tick=False):
-        yield
+pytestmark = pytest.mark.usefixtures("clock")  # 20 November, noon
 
 
 @pytest.fixture
