@@ -294,6 +294,11 @@ CACHES = {
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     )
 }
+#: An anonymous client (``core.clients``) may add this many rendered pages or API
+#: bodies to the cache per CACHE_FILL_WINDOW seconds; past that its pages are served
+#: but not kept (``core.http_cache.cached``): the cache holds a bounded amount per client.
+CACHE_FILLS_PER_CLIENT = env_int("CACHE_FILLS_PER_CLIENT", 200)
+CACHE_FILL_WINDOW = env_int("CACHE_FILL_WINDOW", 600)
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_TRACK_STARTED = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
