@@ -158,6 +158,7 @@ AXES_LOCKOUT_TEMPLATE = "errors/locked_out.html"
 AXES_HTTP_RESPONSE_CODE = 429
 # the one client-address rule of throttles and lockouts (core.clients, PROXY_COUNT)
 AXES_CLIENT_IP_CALLABLE = "core.clients.client_address"
+AXES_USERNAME_CALLABLE = "core.clients.login_username"
 AXES_ENABLED = env_bool("AXES_ENABLED", default=True)
 
 # Mail (password resets): printed on the console unless an SMTP server is configured.

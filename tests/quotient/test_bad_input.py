@@ -149,3 +149,12 @@ def test_other_digits_in_a_country_code_are_a_400(api, federation_admin, club, c
     response = api.post("/api/v1/players/", body, format="json")
     assert response.status_code == 400, response.content
     assert "country" in response.json()
+
+
+@pytest.mark.django_db
+def test_a_very_long_username_at_a_login_is_not_a_500(client, api):
+    """Found by the fuzz suite: the lockout stored the whole username (255 at most)."""
+    long = "x" * 140_000
+    assert client.post("/accounts/login/", {"username": long, "password": "y"}).status_code < 500
+    token = api.post("/api/v1/auth/token/", {"username": long, "password": "y"})
+    assert token.status_code == 400
