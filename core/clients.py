@@ -43,3 +43,19 @@ def client_address(request: Any) -> str:
         return peer
     address, _trusted = _reader(proxies).get_client_ip(meta)
     return str(address) if address is not None else peer
+
+
+#: the longest username a lockout records (an account's is at most 150 characters;
+#: django-axes stores 255, and a longer one sent to a login was a database error)
+USERNAME_LENGTH = 150
+
+
+def login_username(request: Any, credentials: dict | None = None) -> str | None:
+    """The username a login lockout counts (``AXES_USERNAME_CALLABLE``): the one given
+    to the login, cut to ``USERNAME_LENGTH`` characters."""
+    if credentials:
+        username = credentials.get("username")
+    else:
+        data = getattr(request, "data", None) or request.POST
+        username = data.get("username")
+    return username[:USERNAME_LENGTH] if isinstance(username, str) else None

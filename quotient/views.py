@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from core.http_cache import (
     Validators,
     cached,
+    canonical_redirect,
     finish,
     not_modified,
     page_parts,
@@ -63,6 +64,10 @@ def organiser_desk(user: Any) -> dict[str, Any] | None:
     }
 
 
+#: the query parameters the player page reads (any other is redirected away)
+PLAYER_PAGE_READS = ("game", "month", "page")
+
+
 def player_detail(request: HttpRequest, handle: str) -> HttpResponseBase:
     """A player's public page: per game a headline (the latest number, rank and
     movement), a chart of number and rank by month and the months' table; "why my
@@ -70,15 +75,19 @@ def player_detail(request: HttpRequest, handle: str) -> HttpResponseBase:
     combines scoring and ratings, so it lives here, above both. A conditional GET is
     answered from the cache alone; the page but its frame is kept rendered per
     language until a list, a player or a match changes (``ratings.caching``)."""
+    moved = canonical_redirect(request, PLAYER_PAGE_READS)
+    if moved is not None:
+        return moved
     gens = generations(LISTS, PLAYERS, MATCHES)
+    parts = page_parts(request, html=True, reads=PLAYER_PAGE_READS)
     content = Validators.of(
-        ["player-page", handle.lower(), *gens.values(), *page_parts(request, html=True)],
+        ["player-page", handle.lower(), *gens.values(), *parts],
         changed_at(*gens.values()),
     )
     validators = page_validators(request, content)
     response = not_modified(request, validators)
     if response is None:
-        title, body = cached(content.key, lambda: _player_html(request, handle))
+        title, body = cached(content.key, lambda: _player_html(request, handle), by=request)
         context = {"title": title, "body": mark_safe(body), "handle": handle}
         response = render(request, "players/detail.html", context)
     vary = ["Accept-Language", "Cookie"]  # the page shows its visitor: never in shared caches

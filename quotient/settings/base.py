@@ -174,6 +174,7 @@ AXES_LOCKOUT_TEMPLATE = "errors/locked_out.html"
 AXES_HTTP_RESPONSE_CODE = 429
 # the one client-address rule of throttles and lockouts (core.clients, PROXY_COUNT)
 AXES_CLIENT_IP_CALLABLE = "core.clients.client_address"
+AXES_USERNAME_CALLABLE = "core.clients.login_username"
 AXES_ENABLED = env_bool("AXES_ENABLED", default=True)
 
 # Mail (password resets): printed on the console unless an SMTP server is configured.
@@ -310,6 +311,11 @@ CACHES = {
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     )
 }
+#: An anonymous client (``core.clients``) may add this many rendered pages or API
+#: bodies to the cache per CACHE_FILL_WINDOW seconds; past that its pages are served
+#: but not kept (``core.http_cache.cached``): the cache holds a bounded amount per client.
+CACHE_FILLS_PER_CLIENT = env_int("CACHE_FILLS_PER_CLIENT", 200)
+CACHE_FILL_WINDOW = env_int("CACHE_FILL_WINDOW", 600)
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_TRACK_STARTED = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True

@@ -8,11 +8,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from django.core.cache import cache
-from django.http import StreamingHttpResponse
+from django.http import HttpRequest, StreamingHttpResponse
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 
 from core.csv_writer import SafeWriter
-from core.http_cache import LONG
+from core.http_cache import LONG, may_fill
 from federation.months import month_label
 from ratings.models import RankingList
 from ratings.selectors import ranking_rows
@@ -89,14 +89,19 @@ def _chunks(text: str) -> Iterator[str]:
         yield text[start : start + CHUNK]
 
 
-def ranking_csv(ranking: RankingList, key: str | None = None) -> StreamingHttpResponse:
+def ranking_csv(
+    ranking: RankingList, key: str | None = None, *, by: HttpRequest | None = None
+) -> StreamingHttpResponse:
     """The whole list as CSV, streamed (UTF-8, CRLF line ends as RFC 4180 has them);
-    with ``key``, from the cache, or kept there once computed."""
+    with ``key``, from the cache, or kept there once computed (if ``by``, the request,
+    has cache fills left: ``core.http_cache.may_fill``)."""
     text = cache.get(key) if key else None
     if text is not None:
         body: Iterator[str] = _chunks(text)
+    elif key is not None and may_fill(by):
+        body = _kept(_csv_lines(ranking), key)
     else:
-        body = _csv_lines(ranking) if key is None else _kept(_csv_lines(ranking), key)
+        body = _csv_lines(ranking)
     response = StreamingHttpResponse(body, content_type="text/csv; charset=utf-8")
     name = f"ranking-{ranking.game.key}-{month_label(ranking.month)}-r{ranking.revision}.csv"
     response["Content-Disposition"] = f'attachment; filename="{name}"'

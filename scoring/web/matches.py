@@ -29,6 +29,7 @@ from core.http_cache import (
     SHORT,
     Validators,
     cached,
+    canonical_redirect,
     finish,
     not_modified,
     page_parts,
@@ -54,6 +55,8 @@ Extra = Callable[[Match], dict[str, Any]]
 #: the list's keys, each descending (the order of ``match_list``), and its page size
 KEYS = ("played_on", "id")
 PAGE_SIZE = 25
+#: the query parameters the list reads (any other is redirected away)
+LIST_READS = ("game", "club", "player", "month", "cursor", "page")
 
 
 def match_index(request: HttpRequest) -> HttpResponseBase:
@@ -65,15 +68,19 @@ def match_index(request: HttpRequest) -> HttpResponseBase:
     kept rendered until a match, a player or a club changes (the ``matches`` and
     ``players`` generations), for ``SHORT`` seconds at most, and a conditional GET is a
     304 from the cache alone, as for the ranking pages."""
+    moved = canonical_redirect(request, LIST_READS)
+    if moved is not None:
+        return moved
     gens = generations(MATCHES, PLAYERS)
+    parts = page_parts(request, html=True, reads=LIST_READS)
     content = Validators.of(
-        ["match-page", gens[MATCHES], gens[PLAYERS], *page_parts(request, html=True)],
+        ["match-page", gens[MATCHES], gens[PLAYERS], *parts],
         changed_at(gens[MATCHES], gens[PLAYERS]),
     )
     validators = page_validators(request, content)
     response = not_modified(request, validators)
     if response is None:
-        status, heading, body = cached(content.key, lambda: _list_html(request), SHORT)
+        status, heading, body = cached(content.key, lambda: _list_html(request), SHORT, by=request)
         context = {"body": mark_safe(body), "heading": heading}
         response = render(request, "scoring/match_list.html", context, status=status)
     vary = ["Accept-Language", "Cookie"]  # the page shows its visitor and a CSRF token

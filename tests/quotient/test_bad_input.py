@@ -138,3 +138,23 @@ def test_odd_values_of_the_sheets_more_button_are_ignored(organiser_login, feder
 )
 def test_a_page_number_past_bigint_is_not_a_500(client, federation, path):
     assert client.get(path).status_code in (200, 400, 404)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("country", ["²", "٢٥٠", "２５０"])
+def test_other_digits_in_a_country_code_are_a_400(api, federation_admin, club, country):
+    """Found by the fuzz suite: django-countries read ``"²"`` with ``int()``."""
+    api.force_authenticate(federation_admin)
+    body = {"handle": "newbie", "display_name": "New", "club": "lyon", "country": country}
+    response = api.post("/api/v1/players/", body, format="json")
+    assert response.status_code == 400, response.content
+    assert "country" in response.json()
+
+
+@pytest.mark.django_db
+def test_a_very_long_username_at_a_login_is_not_a_500(client, api):
+    """Found by the fuzz suite: the lockout stored the whole username (255 at most)."""
+    long = "x" * 140_000
+    assert client.post("/accounts/login/", {"username": long, "password": "y"}).status_code < 500
+    token = api.post("/api/v1/auth/token/", {"username": long, "password": "y"})
+    assert token.status_code == 400

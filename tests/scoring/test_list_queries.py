@@ -32,6 +32,8 @@ FILTERS = [
     "?status=recorded,corrected",
     "?game=divisor&month=2026-10&player=ben&club=lyon",
 ]
+#: the page reads no ``status`` (it is redirected away: issue 20, defect 5)
+HTML_FILTERS = [path for path in FILTERS if "status" not in path]
 
 
 def record_matches(club, first: int, last: int) -> None:
@@ -63,10 +65,10 @@ def test_api_and_html_lists_make_as_many_queries_for_5_matches_as_for_50(
 ):
     record_matches(club, 0, 5)
     few = {path: len(queries(api, f"/api/v1/matches/{path}")) for path in FILTERS}
-    few_html = {path: len(queries(client, f"/matches/{path}")) for path in FILTERS}
+    few_html = {path: len(queries(client, f"/matches/{path}")) for path in HTML_FILTERS}
     record_matches(club, 5, 50)
     many = {path: len(queries(api, f"/api/v1/matches/{path}")) for path in FILTERS}
-    many_html = {path: len(queries(client, f"/matches/{path}")) for path in FILTERS}
+    many_html = {path: len(queries(client, f"/matches/{path}")) for path in HTML_FILTERS}
     assert many == few and many_html == few_html
     # the page, its seats, their players, the count (and its estimate above the cap);
     # the page's filter form adds the games and the clubs, and the player filtered by
@@ -77,7 +79,10 @@ def test_api_and_html_lists_make_as_many_queries_for_5_matches_as_for_50(
 def test_list_reads_no_record_and_sorts_nothing_distinct(api, client, club, players):
     record_matches(club, 0, 6)
     for path in FILTERS:
-        for sqls in (queries(api, f"/api/v1/matches/{path}"), queries(client, f"/matches/{path}")):
+        answers = [queries(api, f"/api/v1/matches/{path}")]
+        if path in HTML_FILTERS:
+            answers.append(queries(client, f"/matches/{path}"))
+        for sqls in answers:
             assert not any("DISTINCT" in sql for sql in sqls), path
             sql = page_sql(sqls)
             for column in ("record", "result", "analysis"):
