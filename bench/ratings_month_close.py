@@ -49,9 +49,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from synthetic import last_closed_month, synthetic_tables
 
+from ratings.engine.columns import ResultColumns
 from ratings.engine.params import Params, weight
 from ratings.engine.ranking import RankingList, compute_ranking
-from ratings.engine.results import Result, ResultColumns, window_results
+from ratings.engine.results import Result, window_results
 from tests.ratings.engine.reference import openskill_model
 
 CLOSED = last_closed_month()

@@ -57,10 +57,11 @@ def rendered(
     ``Response`` would have sent. Other formats (the browsable API) render each time."""
     renderer, media_type = request.accepted_renderer, request.accepted_media_type
     if renderer.format != "json":
-        return Response(cached(key, compute, timeout))
+        return Response(cached(key, compute, timeout, by=request._request))
 
     def render() -> bytes:
         body = renderer.render(compute(), media_type, {"request": request})
         return body.encode() if isinstance(body, str) else body
 
-    return HttpResponse(cached(f"{key}:{media_type}", render, timeout), content_type=media_type)
+    body = cached(f"{key}:{media_type}", render, timeout, by=request._request)
+    return HttpResponse(body, content_type=media_type)

@@ -3,7 +3,8 @@
 Everything kept in the cache (throttle counters, rendered ranking pages, the
 generations of ``ratings.caching``) can be recomputed, so an unreachable Redis is
 logged and treated as an empty cache: reads miss, writes are dropped, and the page is
-computed and served as usual. After a failure the backend stays away from Redis for a
+computed and served as usual (the throttles then count per process instead:
+``core.throttling``). After a failure the backend stays away from Redis for a
 few seconds (per process) so that an outage costs one connection attempt, not one per
 call. ``clear`` removes only this site's keys (its ``KEY_PREFIX``): several sites or
 test runs may share one Redis database.

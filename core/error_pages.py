@@ -88,4 +88,4 @@ class RefusalPagesMiddleware:
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if not isinstance(exception, CodedError):
             return None
-        return _page(request, "400.html", exception.status, exception.message())
+        return _page(request, "400.html", exception.status, exception.message(public=True))

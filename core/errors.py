@@ -26,7 +26,7 @@ and the command lines may raise these errors too.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Collection, Mapping
 from contextlib import nullcontext
 from typing import Any, ClassVar
 
@@ -35,13 +35,77 @@ from core.catalogue import render
 #: parameters a caller may not give yet, and their default
 DEFAULT_PARAMS: dict[str, dict[str, Any]] = {"too-old-to-rate": {"months": 12}}
 
+#: the parameters that name players by handle besides ``player`` (which always does):
+#: one handle, a list of them, or several joined by ", "
+PLAYER_PARAMS: dict[str, tuple[str, ...]] = {
+    "wrong-turn": ("expected",),
+    "wrong-opening": ("holder",),
+    "not-your-stone": ("owner",),
+    "summary-parity": ("winner",),
+    "table-players": ("expected",),
+    "archive-match-players": ("expected",),
+    "seated-withdrawn": ("players",),
+    "missing-result": ("players",),
+    "rematch": ("players",),
+    "swap-both-byes": ("first", "second"),
+}
 
-def localized(code: str, move: Any, params: Mapping[str, Any], lang: str | None = None) -> str:
+#: handles -> {handle in lower case: public name} for those that name a player (set
+#: by ``federation`` when Django starts: this module reads no model)
+Namer = Callable[[Collection[str]], Mapping[str, str]]
+_namers: list[Namer] = []
+
+
+def name_players_with(namer: Namer) -> None:
+    """Set how messages for people turn handles into public names."""
+    _namers[:] = [namer]
+
+
+def with_public_names(code: str, params: Mapping[str, Any]) -> dict[str, Any]:
+    """``params`` with every handle that names a player replaced by the player's public
+    name (initials without their consent): what a page shows. The API and the stored
+    reports keep the handles (data)."""
+    keys = [key for key in ("player", *PLAYER_PARAMS.get(code, ())) if key in params]
+    if not keys or not _namers:
+        return dict(params)
+    handles = {handle for key in keys for handle in _handles(params[key])}
+    names = _namers[0](handles) if handles else {}
+    if not names:
+        return dict(params)
+    shown = dict(params)
+    for key in keys:
+        value = params[key]
+        if isinstance(value, str):
+            shown[key] = ", ".join(names.get(h.lower(), h) for h in value.split(", "))
+        elif isinstance(value, list | tuple):
+            shown[key] = [names.get(h.lower(), h) if isinstance(h, str) else h for h in value]
+    return shown
+
+
+def _handles(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [part for part in value.split(", ") if part]
+    if isinstance(value, list | tuple):
+        return [part for part in value if isinstance(part, str)]
+    return []
+
+
+def localized(
+    code: str,
+    move: Any,
+    params: Mapping[str, Any],
+    lang: str | None = None,
+    *,
+    public: bool = False,
+) -> str:
     """The message of ``code`` in ``lang`` (any language of ``LANGUAGES``), or in the
-    active language when ``lang`` is None (English outside a request)."""
+    active language when ``lang`` is None (English outside a request); ``public``
+    names players by their public names rather than their handles (pages)."""
     from django.utils import translation
     from django.utils.translation import gettext
 
+    if public:
+        params = with_public_names(code, params)
     with translation.override(lang) if lang else nullcontext():
         return render(code, move, params, gettext)
 
@@ -67,16 +131,17 @@ class CodedError(Exception):
         self.status = self.STATUS_BY_CODE.get(code, type(self).status)
         super().__init__(render(code, move, self.params))
 
-    def message(self, lang: str | None = None) -> str:
-        """The message in ``lang`` (default: the active language)."""
-        return localized(self.code, self.move, self.params, lang)
+    def message(self, lang: str | None = None, *, public: bool = False) -> str:
+        """The message in ``lang`` (default: the active language); ``public`` names
+        players by their public names (a page's words)."""
+        return localized(self.code, self.move, self.params, lang, public=public)
 
-    def payload(self, lang: str | None = None) -> dict[str, Any]:
-        """The error as an API answer's ``error`` (and a page's) shows it."""
+    def payload(self, lang: str | None = None, *, public: bool = False) -> dict[str, Any]:
+        """The error as an API answer's ``error`` (and, ``public``, a page's) shows it."""
         body: dict[str, Any] = {"code": self.code}
         if self.WITH_MOVE:
             body["move"] = self.move
-        body["message"] = self.message(lang)
+        body["message"] = self.message(lang, public=public)
         body["params"] = self.params
         return body
 

@@ -19,12 +19,14 @@ from typing import Any, TypeVar
 
 from django.conf import settings
 from django.core.cache import cache
-from django.http import HttpRequest, HttpResponseBase
+from django.http import HttpRequest, HttpResponseBase, HttpResponsePermanentRedirect
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
 from django.utils.http import http_date
 from django.utils.translation import get_language
 
+from core.clients import client_address
 from core.near_cache import near
+from core.throttling import take
 
 logger = logging.getLogger(__name__)
 
@@ -55,12 +57,41 @@ class Validators:
         return "body:" + self.etag.removeprefix("W/").strip('"')
 
 
-def page_parts(request: HttpRequest, *, html: bool) -> list[object]:
+def page_parts(
+    request: HttpRequest, *, html: bool, reads: Iterable[str] | None = None
+) -> list[object]:
     """What every body depends on besides its data: the absolute URL (API bodies
-    carry links), and for a page its language."""
-    return (
-        [request.build_absolute_uri(), get_language()] if html else [request.build_absolute_uri()]
-    )
+    carry links), and for a page its language. With ``reads`` (the query parameters
+    the page reads), the URL is the canonical one: the path and those parameters
+    only, in a fixed order, so that no other parameter makes another cache key."""
+    url = request.build_absolute_uri() if reads is None else canonical_url(request, reads)
+    return [url, get_language()] if html else [url]
+
+
+def canonical_url(request: HttpRequest, reads: Iterable[str]) -> str:
+    """The absolute URL of ``request`` with only the parameters in ``reads`` (sorted)."""
+    query = request.GET.copy()
+    for name in list(query):
+        if name not in reads:
+            del query[name]
+    text = "&".join(sorted(query.urlencode().split("&"))) if query else ""
+    return request.build_absolute_uri(request.path) + (f"?{text}" if text else "")
+
+
+def canonical_redirect(
+    request: HttpRequest, reads: Iterable[str]
+) -> HttpResponsePermanentRedirect | None:
+    """A 301 to the same page without the query parameters it does not read (a
+    tracking tag, junk); None when it has none. The page is then cached, and its links
+    written, from the parameters it reads only."""
+    names = set(reads)
+    if all(name in names for name in request.GET):
+        return None
+    query = request.GET.copy()
+    for name in list(query):
+        if name not in names:
+            del query[name]
+    return HttpResponsePermanentRedirect(request.path + (f"?{query.urlencode()}" if query else ""))
 
 
 def page_validators(request: HttpRequest, content: Validators) -> Validators:
@@ -100,16 +131,39 @@ def finish(
     return response
 
 
-def cached(key: str, compute: Callable[[], T], timeout: int | None = LONG) -> T:
+def cached(
+    key: str,
+    compute: Callable[[], T],
+    timeout: int | None = LONG,
+    *,
+    by: HttpRequest | None = None,
+) -> T:
     """``compute()``'s value, kept in the cache under ``key`` (a miss computes it; a
     cache that fails is a miss, see ``core.caches``). ``key`` is content-addressed
     (it names the generations and everything else the value depends on), so the value
-    is also kept in this process's own copy (``core.near_cache``)."""
+    is also kept in this process's own copy (``core.near_cache``).
+
+    ``by``: the request that asks. An anonymous client may fill the cache
+    ``CACHE_FILLS_PER_CLIENT`` times per ``CACHE_FILL_WINDOW`` seconds (per
+    ``core.clients`` address); past that its misses are computed and served but not
+    kept, so that no one client can make the cache hold without bound."""
     value = kept(key)
     if value is None:
         value = compute()
-        keep(key, value, timeout)
+        if may_fill(by):
+            keep(key, value, timeout)
     return value
+
+
+def may_fill(request: HttpRequest | None) -> bool:
+    """Whether ``request`` may add a value to the cache (its client's budget)."""
+    if request is None:
+        return True
+    user = getattr(request, "user", None)
+    if user is not None and user.is_authenticated:
+        return True
+    budget = f"cache-fills:{client_address(request)}"
+    return take(budget, settings.CACHE_FILLS_PER_CLIENT, settings.CACHE_FILL_WINDOW)
 
 
 def kept(key: str) -> Any | None:

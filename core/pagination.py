@@ -32,6 +32,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.utils.urls import remove_query_param, replace_query_param
 
+from core.params import MAXIMUM, digits
+
 #: above this many rows, a list's ``count`` is the planner's estimate
 COUNT_CAP = 1_000
 
@@ -112,9 +114,8 @@ def keyset_page(
 
 
 def _page_number(page: str | None) -> int:
-    try:
-        number = int(page or 1)
-    except ValueError:
+    number = digits(page or "1", MAXIMUM)  # ASCII digits, far below bigint's limit
+    if number is None:
         raise InvalidPage("That page number is not a whole number.") from None
     if number < 1:
         raise InvalidPage("Page numbers start at 1.")

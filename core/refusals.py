@@ -38,7 +38,7 @@ class Refused:
         """The refusal's payload (code, message, params...) for the page to place."""
         if self.denied is not None:
             return {"message": self.denied}
-        return None if self.exception is None else self.exception.payload()
+        return None if self.exception is None else self.exception.payload(public=True)
 
 
 @contextmanager
@@ -59,10 +59,11 @@ def refused_onto(
         yield refused
     except CodedError as exc:
         refused.exception = exc
+        message = exc.message(public=True)  # players by their public names
         if form is not None and fields and exc.code in fields:
-            form.add_error(fields[exc.code], exc.message())
+            form.add_error(fields[exc.code], message)
         else:
-            _show(exc.message(), form, request)
+            _show(message, form, request)
     except PermissionDenied:
         if denied is None:
             raise

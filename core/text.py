@@ -20,6 +20,12 @@ def unsafe_text(value: str) -> bool:
     return UNSAFE.search(value) is not None
 
 
+def scrubbed(value: str) -> str:
+    """``value`` with each NUL and lone surrogate replaced by U+FFFD (to quote input
+    back, e.g. in an error's parameters, where the database may keep it)."""
+    return UNSAFE.sub("\ufffd", value)
+
+
 def find_unsafe(data: Any, path: str = "") -> str | None:
     """The path (``record.deals[0].hands.ana``) of the first unsafe string in ``data``
     (keys included), or ``None``. Iterative, so deep nesting cannot overflow."""

@@ -37,7 +37,9 @@ class CountryCodeField(CountryField):
     def to_internal_value(self, data):
         if data == "" and self.allow_blank:
             return ""
-        code = countries.alpha2(data) if isinstance(data, str | int) else ""
+        # ASCII only: django-countries reads any str.isdigit() text with int() ("²")
+        ascii_code = isinstance(data, int) or (isinstance(data, str) and data.isascii())
+        code = countries.alpha2(data) if ascii_code else ""
         if not code:
             self.fail("invalid_choice", input=data)
         return code

@@ -12,6 +12,7 @@ on none of them.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Collection
 
 from django.conf import settings
 from django.core.validators import RegexValidator
@@ -173,6 +174,22 @@ def public_display_name(handle: str, display_name: str, public_name: bool) -> st
         return display_name
     parts = [p for p in display_name.replace("-", " ").split() if p]
     return " ".join(f"{p[0].upper()}." for p in parts) or handle[:1].upper() + "."
+
+
+def public_names(handles: Collection[str]) -> dict[str, str]:
+    """``{handle in lower case: public name}`` of the players among ``handles`` (any
+    capitals): how messages for people name them (``core.errors.with_public_names``)."""
+    folded = {handle.lower() for handle in handles if handle}
+    if not folded:
+        return {}
+    rows = (
+        Player.objects.annotate(folded=Lower("handle"))
+        .filter(folded__in=folded)
+        .values_list("handle", "display_name", "public_name")
+    )
+    return {
+        handle.lower(): public_display_name(handle, name, shown) for handle, name, shown in rows
+    }
 
 
 class Membership(models.Model):

@@ -1,7 +1,8 @@
 """``/api/v1/``: every endpoint of the API, and its root listing them.
 
 The root lists each list endpoint by name with its absolute URL (``clubs``,
-``players``, ``matches``, ``imports``, ``tournaments``, ``rankings``, ``webhooks``), the token
+``players``, ``matches``, ``imports``, ``tournaments``, ``rankings``, ``webhooks``,
+``series``), the token
 login (``auth_token``), the OpenAPI schema and its documentation, and under
 ``templates`` the endpoints of one object as URI templates (RFC 6570,
 ``.../players/{handle}/``). Names are reversed in this URLconf: some are also page
@@ -16,6 +17,8 @@ from rest_framework.response import Response
 from federation.api import ClubViewSet, PlayerViewSet, me_view
 from hooks.api import WebhookViewSet
 from quotient.auth import token_login
+from quotient.views_clubs import club_stats_api
+from quotient.views_versus import versus_api
 from scoring.api.imports import ImportViewSet
 from tournaments.api.matches import MatchViewSet
 
@@ -28,13 +31,16 @@ LISTS = {
     "tournaments": "tournament-list",
     "rankings": "api-ranking-index",
     "webhooks": "api-webhook-list",
+    "series": "series-list",
     "auth_token": "api-token",
 }
 #: name in ``templates`` -> (URL name in this URLconf, its arguments as placeholders)
 TEMPLATES: dict[str, tuple[str, tuple[str, ...]]] = {
     "club": ("club-detail", ("slug",)),
+    "club_stats": ("api-club-stats", ("slug",)),
     "player": ("player-detail", ("handle",)),
     "player_history": ("api-player-history", ("handle",)),
+    "player_versus": ("api-player-versus", ("handle", "other")),
     "player_ranking": ("api-player-ranking", ("handle", "game", "month")),
     "match": ("match-detail", ("id",)),
     "tournament": ("tournament-detail", ("slug",)),
@@ -88,6 +94,8 @@ router.register("webhooks", WebhookViewSet, basename="api-webhook")
 urlpatterns = [
     path("auth/token/", token_login, name="api-token"),
     path("me/", me_view, name="api-me"),
+    path("players/<str:handle>/vs/<str:other>/", versus_api, name="api-player-versus"),
+    path("clubs/<slug:slug>/stats/", club_stats_api, name="api-club-stats"),
     path("", include("ratings.api.urls")),
     path("", include("tournaments.api.urls")),
     path("", include(router.urls)),

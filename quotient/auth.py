@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
@@ -19,25 +18,17 @@ from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import SimpleRateThrottle
 
+from core.throttling import ScopedClientThrottle
 from quotient.accounts.tokens import token_create
 from quotient.accounts.twofactor import login_code_check
 
 
-class LoginRateThrottle(SimpleRateThrottle):
-    """``THROTTLE_LOGIN`` attempts (10 a minute) per client address, then 429 with
-    Retry-After. Off only with ``THROTTLE=0`` (load benchmarks)."""
+class LoginRateThrottle(ScopedClientThrottle):
+    """``THROTTLE_LOGIN`` attempts (10 a minute) per client address (``core.clients``),
+    then 429 with Retry-After. Off only with ``THROTTLE=0`` (load benchmarks)."""
 
     scope = "login"
-
-    def get_cache_key(self, request: Any, view: Any) -> str | None:
-        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
-
-    def allow_request(self, request: Any, view: Any) -> bool:
-        if not settings.THROTTLE:
-            return True
-        return super().allow_request(request, view)
 
 
 class TokenLoginSerializer(AuthTokenSerializer):

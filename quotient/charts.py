@@ -146,3 +146,47 @@ def _runs(shown: Shown) -> list[Shown]:
 
 def _int(value: float) -> int:
     return int(round(value))
+
+
+@dataclass(frozen=True)
+class BarWords:
+    title: str
+    description: str
+
+
+BAR_TOP, BAR_HEIGHT = 16, 120
+
+
+def month_bars(months: Sequence[tuple[int, int]], words: BarWords, *, ident: str) -> str:
+    """The SVG of a count per month, as bars (``months``: (month index, count), oldest
+    first): the club page's matches per month. Each bar names its month and count."""
+    if not months:
+        return ""
+    height = BAR_TOP + BAR_HEIGHT + 28
+    most = max(count for _, count in months) or 1
+    step = (WIDTH - LEFT - RIGHT) / len(months)
+    base = BAR_TOP + BAR_HEIGHT
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="0 0 {WIDTH} {height}"'
+        f' role="img" aria-labelledby="{ident}-t {ident}-d">',
+        f'<title id="{ident}-t">{escape(words.title)}</title>',
+        f'<desc id="{ident}-d">{escape(words.description)}</desc>',
+        f'<line class="grid" x1="{LEFT}" y1="{base}" x2="{WIDTH - RIGHT}" y2="{base}"/>',
+        f'<text class="axis value" x="{LEFT - 6}" y="{BAR_TOP + 4}">{most}</text>',
+        f'<text class="axis value" x="{LEFT - 6}" y="{base + 4}">0</text>',
+    ]
+    for n, (month, count) in enumerate(months):
+        bar = count / most * BAR_HEIGHT
+        x = LEFT + n * step + step * 0.15
+        parts.append(
+            f'<rect class="bar" x="{x:.1f}" y="{base - bar:.1f}" width="{step * 0.7:.1f}"'
+            f' height="{bar:.1f}"><title>{month_label(month)}: {count}</title></rect>'
+        )
+    bottom = height - 8
+    parts.append(f'<text class="axis" x="{LEFT}" y="{bottom}">{month_label(months[0][0])}</text>')
+    parts.append(
+        f'<text class="axis end" x="{WIDTH - RIGHT}" y="{bottom}">'
+        f"{month_label(months[-1][0])}</text>"
+    )
+    parts.append("</svg>")
+    return "".join(parts)

@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from core.http_cache import (
     Validators,
     cached,
+    canonical_redirect,
     finish,
     not_modified,
     page_parts,
@@ -21,6 +22,7 @@ from core.http_cache import (
 )
 from federation.models import Game, Player
 from federation.months import month_index, month_label, parse_month, previous_month
+from federation.permissions import organised_clubs
 from quotient.charts import ChartWords, MonthPoint, ranking_chart
 from ratings.caching import LISTS, MATCHES, PLAYERS, changed_at, generations
 from ratings.models import RankingEntry, RankingList
@@ -28,16 +30,42 @@ from ratings.selectors import entry_results, latest_months, player_history
 from scoring.models import Match, MatchEvent
 from scoring.selectors import match_list
 from scoring.web import matches as scoring_views
+from tournaments import selectors as tournament_selectors
+
+#: the clubs an organiser's home names (a federation admin writes for all of them)
+MAX_CLUBS_SHOWN = 5
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    """The front page: the games, the latest results and where to go next."""
+    """The front page: the games, the latest results and where to go next; an
+    organiser's also starts with their actions (enter a result, import, their
+    submissions) and their clubs' tournaments in progress."""
     context = {
         "games": Game.objects.all(),
         "recent": match_list()[:10],
         "match_count": Match.objects.count(),
+        "organiser": organiser_desk(request.user),
     }
     return render(request, "home.html", context)
+
+
+def organiser_desk(user: Any) -> dict[str, Any] | None:
+    """What an organiser's home shows them (None for anyone who organises no club):
+    the clubs they write for and those clubs' tournaments not finished."""
+    if not getattr(user, "is_authenticated", False):
+        return None
+    clubs = list(organised_clubs(user).order_by("name")[: MAX_CLUBS_SHOWN + 1])
+    if not clubs:
+        return None
+    return {
+        "clubs": clubs[:MAX_CLUBS_SHOWN],
+        "more_clubs": len(clubs) > MAX_CLUBS_SHOWN,
+        "tournaments": tournament_selectors.in_progress(user=user),
+    }
+
+
+#: the query parameters the player page reads (any other is redirected away)
+PLAYER_PAGE_READS = ("game", "month", "page")
 
 
 def player_detail(request: HttpRequest, handle: str) -> HttpResponseBase:
@@ -47,15 +75,19 @@ def player_detail(request: HttpRequest, handle: str) -> HttpResponseBase:
     combines scoring and ratings, so it lives here, above both. A conditional GET is
     answered from the cache alone; the page but its frame is kept rendered per
     language until a list, a player or a match changes (``ratings.caching``)."""
+    moved = canonical_redirect(request, PLAYER_PAGE_READS)
+    if moved is not None:
+        return moved
     gens = generations(LISTS, PLAYERS, MATCHES)
+    parts = page_parts(request, html=True, reads=PLAYER_PAGE_READS)
     content = Validators.of(
-        ["player-page", handle.lower(), *gens.values(), *page_parts(request, html=True)],
+        ["player-page", handle.lower(), *gens.values(), *parts],
         changed_at(*gens.values()),
     )
     validators = page_validators(request, content)
     response = not_modified(request, validators)
     if response is None:
-        title, body = cached(content.key, lambda: _player_html(request, handle))
+        title, body = cached(content.key, lambda: _player_html(request, handle), by=request)
         context = {"title": title, "body": mark_safe(body), "handle": handle}
         response = render(request, "players/detail.html", context)
     vary = ["Accept-Language", "Cookie"]  # the page shows its visitor: never in shared caches
@@ -68,7 +100,13 @@ def _player_html(request: HttpRequest, handle: str) -> tuple[str, str]:
     matches = match_list().filter(seats__player=player)  # by id: no case-folded scan
     page = Paginator(matches, 25).get_page(request.GET.get("page"))
     games = ranking_sections(player)
-    context = {"player": player, "page": page, "games": games, "why": why_changed(request, games)}
+    context = {
+        "player": player,
+        "page": page,
+        "games": games,
+        "why": why_changed(request, games),
+        "all_games": Game.objects.all(),
+    }
     body = render_to_string("players/_detail.html", context, request=request)
     return player.public_display_name, body
 

@@ -71,10 +71,10 @@ from django.utils import timezone
 from federation.months import month_index
 from ratings.caching import lists_published
 from ratings.engine.batch import ChunkIncrements, combine_arrays
+from ratings.engine.columns import ResultColumns
 from ratings.engine.params import Params
 from ratings.engine.ranking import MapFn, compute_ranking, ranking_list
 from ratings.engine.ranking import RankingList as ComputedList
-from ratings.engine.results import ResultColumns
 from ratings.engine.schedule import Schedule
 from ratings.engine.wire import pack, unpack
 from ratings.locking import MonthLocked, claim_month, month_lock

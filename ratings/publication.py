@@ -25,7 +25,8 @@ from federation.models import Game, Player
 from federation.months import previous_month
 from ratings.engine.params import ENGINE_VERSION
 from ratings.models import RankingEntry, RankingList
-from ratings.storage import COPY_SIGNATURE, concrete_field, quoted_column
+from ratings.storage import concrete_field, quoted_column
+from ratings.window_copy import COPY_SIGNATURE
 
 #: the columns of a stored entry, in the order ``_copy_entries`` writes them
 _ENTRY_FIELDS = (

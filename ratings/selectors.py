@@ -205,7 +205,8 @@ class CountedResult:
     late: bool
     new: bool
     rank: int
-    opponents: tuple[tuple[int, Player], ...]
+    #: the other players in rank order: (rank, player, score)
+    opponents: tuple[tuple[int, Player, int | None], ...]
 
 
 def entry_results(entry: RankingEntry) -> list[CountedResult]:
@@ -213,7 +214,8 @@ def entry_results(entry: RankingEntry) -> list[CountedResult]:
     ranking = entry.ranking
     params = Params.from_dict(ranking.parameters)
     oldest = first_day(month_index(ranking.month) - params.window + 1)
-    ranked = MatchSeat.objects.filter(rank__isnull=False).select_related("player").order_by("seat")
+    ranked = MatchSeat.objects.filter(rank__isnull=False).select_related("player")
+    ranked = ranked.order_by("rank", "seat")  # shown in rank order, first place first
     matches = (
         Match.objects.filter(
             game_id=ranking.game_id,
@@ -248,5 +250,7 @@ def _counted(
         late=match.late,
         new=match.counted_month == entry.ranking.month,
         rank=int(own.rank or 0),
-        opponents=tuple((int(seat.rank or 0), seat.player) for seat in seats if seat is not own),
+        opponents=tuple(
+            (int(seat.rank or 0), seat.player, seat.score) for seat in seats if seat is not own
+        ),
     )

@@ -26,8 +26,11 @@ from django.db.models import Field, Model
 
 from federation.models import Game
 from federation.months import first_day, month_index
+from ratings.engine.canonical_json import canonical_json
+from ratings.engine.columns import ResultColumns, ResultList
 from ratings.engine.params import Params
-from ratings.engine.results import Result, ResultColumns, ResultList, canonical_json
+from ratings.engine.results import Result
+from ratings.window_copy import copy_row, joined, window_columns
 from scoring.models import Match, MatchSeat
 
 
@@ -59,10 +62,10 @@ def month_columns(game: Game, month: date, params: Params) -> ResultColumns:
 
 #: The window in one statement (one snapshot), as one row of columns: each aggregate
 #: is every value of one column, as the big-endian bytes of its binary form, so that
-#: numpy reads a million matches without an object per match (``_copy_row``). Matches
-#: and ranked seats come apart, in any order (seats name their match), and numpy groups
-#: and sorts them (``_window_columns``): building the rows in PostgreSQL (``array_agg``
-#: per match, ordered by seat) cost it half as much again.
+#: numpy reads a million matches without an object per match (``ratings.window_copy``).
+#: Matches and ranked seats come apart, in any order (seats name their match), and numpy
+#: groups and sorts them (``window_columns``): building the rows in PostgreSQL
+#: (``array_agg`` per match, ordered by seat) cost it half as much again.
 _WINDOW_SQL = """
 COPY (
     SELECT * FROM (
@@ -87,18 +90,6 @@ _MATCHES = """m.{game} = %(game)s AND m.{finished} AND m.{status} <> 'withdrawn'
           AND m.{counted_month} IS NOT NULL AND m.{counted_month} <= %(month)s
           AND m.{played_on} >= %(oldest)s"""
 _PART = " AND {table}.{column} %% %(parts)s = %(part)s"
-#: the columns of that row: name, numpy type of one value
-_WINDOW_COLUMNS = (
-    ("match", ">i8"),
-    ("played", ">i4"),
-    ("counted", ">i4"),
-    ("fingerprint_lengths", ">i4"),
-    ("fingerprints", "u1"),
-    ("seat_match", ">i8"),
-    ("seat", ">i4"),
-    ("player", ">i8"),
-    ("rank", ">i4"),
-)
 
 
 def _window_sql(split: bool = False) -> str:
@@ -168,8 +159,8 @@ def _window_columns_postgresql(game: Game, month: date, oldest: date) -> ResultC
     params = {"game": game.pk, "month": month, "oldest": oldest}
     if connection.in_atomic_block or WINDOW_PARTS < 2:
         with transaction.atomic(using=connection.alias), connection.cursor() as cursor:
-            return _window_columns(_copy_row(_read_part(cursor, params, 0, 1)))
-    return _window_columns(_joined(_window_parts(params, WINDOW_PARTS)))
+            return window_columns(copy_row(_read_part(cursor, params, 0, 1)))
+    return window_columns(joined(_window_parts(params, WINDOW_PARTS)))
 
 
 def _read_part(cursor, params: dict, part: int, parts: int) -> bytes:
@@ -213,7 +204,7 @@ def _window_parts(params: dict, parts: int) -> list[dict[str, np.ndarray]]:
             ]
             first = _read_part(cursor, params, 0, parts)
             # the snapshot lives as long as this transaction: wait for every part
-            return [_copy_row(first), *(_copy_row(other.result()) for other in others)]
+            return [copy_row(first), *(copy_row(other.result()) for other in others)]
 
 
 def _read_part_apart(snapshot: str, params: dict, part: int, parts: int) -> bytes:
@@ -236,115 +227,6 @@ def _snapshot_id(snapshot: str) -> str:
     if not re.fullmatch(r"[0-9A-Fa-f-]+", snapshot):
         raise ValueError(f"unexpected snapshot id {snapshot!r}")
     return snapshot
-
-
-def _joined(rows: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
-    """The fields of several window rows, end to end (``_window_columns`` takes matches
-    and seats in any order)."""
-    return {name: np.concatenate([row[name] for row in rows]) for name, _ in _WINDOW_COLUMNS}
-
-
-#: how a binary COPY starts (then its flags and header extension: ``_copy_row``)
-COPY_SIGNATURE = b"PGCOPY\n\xff\r\n\x00"
-
-
-def _copy_row(data: bytes) -> dict[str, np.ndarray]:
-    """The fields of the one row of a binary COPY, by name, as arrays of the types of
-    ``_WINDOW_COLUMNS`` (a NULL, the aggregate of no rows, is empty)."""
-    if not data.startswith(COPY_SIGNATURE):
-        raise ValueError("not a binary COPY")
-    view = memoryview(data)
-    extension = int.from_bytes(view[15:19], "big")
-    at = 19 + extension
-    if int.from_bytes(view[at : at + 2], "big") != len(_WINDOW_COLUMNS):
-        raise ValueError("unexpected COPY row")
-    at += 2
-    fields = {}
-    for name, kind in _WINDOW_COLUMNS:
-        length = int.from_bytes(view[at : at + 4], "big", signed=True)
-        at += 4
-        size = max(length, 0)
-        fields[name] = np.frombuffer(view[at : at + size], kind).astype(kind.lstrip("><"))
-        at += size
-    return fields
-
-
-def _window_columns(raw: dict[str, np.ndarray]) -> ResultColumns:
-    """Matches and ranked seats (any order) as rows of ``ResultColumns``: seats in seat
-    order, tables of fewer than two ranked seats left out."""
-    seats = _sorted(raw["seat_match"], raw["seat"])
-    seat_match = raw["seat_match"][seats]
-    starts = np.searchsorted(seat_match, raw["match"], "left")
-    sizes = np.searchsorted(seat_match, raw["match"], "right") - starts
-    if int(sizes.sum()) != seat_match.size:
-        raise ValueError("a seat of no match of the window")  # one statement: never
-    rows = np.flatnonzero(sizes >= 2)
-    days = raw["played"][rows]
-    played = _month_indexes(days)
-    counted = _month_indexes(raw["counted"][rows])
-    if (counted < played).any():  # the one guarantee that is not a constraint
-        raise ValueError("played and counted must be month ints, counted >= played")
-    keys, key_ends = _keys(days, raw["fingerprint_lengths"], raw["fingerprints"], rows)
-    return ResultColumns.from_rows(
-        names=None,
-        keys=keys,
-        key_ends=key_ends,
-        played=played,
-        counted=counted,
-        starts=starts[rows],
-        sizes=sizes[rows],
-        seats=raw["player"][seats],
-        ranks=raw["rank"][seats],
-    )
-
-
-def _sorted(major: np.ndarray, minor: np.ndarray) -> np.ndarray:
-    """Positions sorting by (major, minor): no sort if already sorted (seats usually
-    come from the table in the order they were written), a merge if sorted by parts
-    (the window read in parts: a stable sort of sorted runs only merges them)."""
-    if _ascending(major, minor):
-        return np.arange(major.size)
-    order: np.ndarray = np.argsort(major, kind="stable")
-    if _ascending(major[order], minor[order]):
-        return order
-    order = np.lexsort((minor, major))
-    return order
-
-
-def _ascending(major: np.ndarray, minor: np.ndarray) -> bool:
-    later = major[1:] > major[:-1]
-    return bool((later | ((major[1:] == major[:-1]) & (minor[1:] > minor[:-1]))).all())
-
-
-def _month_indexes(days: np.ndarray) -> np.ndarray:
-    """``month_index`` of days counted from 1970-01-01."""
-    months: np.ndarray = days.astype("datetime64[D]").astype("datetime64[M]").astype(np.int64)
-    return months + 1970 * 12
-
-
-def _keys(
-    days: np.ndarray, lengths: np.ndarray, text: np.ndarray, rows: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """The keys ``"<played_on>:<fingerprint>"`` of the matches ``rows`` (``days``: their
-    play days; ``lengths`` and ``text``: every match's fingerprint), as ``ResultColumns``
-    holds them (UTF-8 bytes one after the other, and where each ends)."""
-    distinct, inverse = np.unique(days, return_inverse=True)
-    iso = np.datetime_as_string(distinct.astype("datetime64[D]"))
-    prefixes = np.frombuffer("".join(f"{day}:" for day in iso).encode(), np.uint8)
-    prefixes = prefixes.reshape(distinct.size, 11)[inverse.reshape(-1)]
-    if lengths.size and (lengths == lengths[0]).all():  # fingerprints of one length
-        table = np.concatenate([prefixes, text.reshape(lengths.size, -1)[rows]], axis=1)
-        return table.reshape(-1), np.arange(1, rows.size + 1) * table.shape[1]
-    starts = (np.cumsum(lengths) - lengths)[rows]
-    lengths = lengths[rows].astype(np.int64)
-    key_ends = np.cumsum(lengths + 11)
-    keys = np.empty(int(key_ends[-1]) if key_ends.size else 0, np.uint8)
-    key_starts = key_ends - lengths - 11
-    keys[(key_starts[:, None] + np.arange(11)).reshape(-1)] = prefixes.reshape(-1)
-    placed = np.cumsum(lengths) - lengths
-    offsets = np.arange(lengths.sum()) - np.repeat(placed, lengths)
-    keys[np.repeat(key_starts + 11, lengths) + offsets] = text[np.repeat(starts, lengths) + offsets]
-    return keys, key_ends
 
 
 def _window_rows_orm(game: Game, month: date, oldest: date) -> list[Result]:

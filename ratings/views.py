@@ -16,6 +16,7 @@ from core.http_cache import (
     SHORT,
     Validators,
     cached,
+    canonical_redirect,
     finish,
     not_modified,
     page_parts,
@@ -49,6 +50,8 @@ from ratings.selectors import (
 PER_PAGE = 100
 #: the filters of a list's page, and the longest value each keeps
 FILTERS = {"club": 60, "country": 2, "name": 100}
+#: the query parameters a month's list reads (any other is redirected away)
+LIST_READS = (*FILTERS, "page", "provisional_page")
 
 
 def ranking_index(request: HttpRequest) -> HttpResponse:
@@ -74,13 +77,22 @@ def ranking_month(request: HttpRequest, game: str, month: str) -> HttpResponseBa
     """A month's list, a page of each part. A conditional GET is answered from the
     cache alone, and the list's part of the page is kept rendered per language
     (``docs/ranking.md``, "Serving the lists")."""
+    moved = canonical_redirect(request, LIST_READS)
+    if moved is not None:
+        return moved
     first_day = parse_month(month)
     gens = generations(LISTS, PLAYERS)
     ranking = published_list(game=game, month=first_day, lists=gens[LISTS]) if first_day else None
     if ranking is None:
         raise Http404("no published list for this month")
     content = Validators.of(
-        ["ranking-page", ranking.pk, gens[LISTS], gens[PLAYERS], *page_parts(request, html=True)],
+        [
+            "ranking-page",
+            ranking.pk,
+            gens[LISTS],
+            gens[PLAYERS],
+            *page_parts(request, html=True, reads=LIST_READS),
+        ],
         max(ranking.published_at, changed_at(gens[PLAYERS])),
     )
     validators = page_validators(request, content)
@@ -88,7 +100,9 @@ def ranking_month(request: HttpRequest, game: str, month: str) -> HttpResponseBa
     if response is None:
         filters = list_filters(request.GET)
         timeout = SHORT if any(filters.values()) else LONG  # filtered: many, rarely asked
-        body = cached(content.key, lambda: _list_html(request, ranking, filters), timeout)
+        body = cached(
+            content.key, lambda: _list_html(request, ranking, filters), timeout, by=request
+        )
         context = {"game": ranking.game, "ranking": ranking, "month": month_label(ranking.month)}
         response = render(request, "ratings/game.html", {**context, "body": mark_safe(body)})
     # the page shows its visitor and a CSRF token: browsers may keep it, shared caches not

@@ -61,6 +61,6 @@ def ranking_embed(request: HttpRequest, game: str) -> HttpResponseBase:
             game_obj = get_object_or_404(Game, key=game)
             return render(request, "embed/empty.html", {"game": game_obj}, status=404)
         club = get_object_or_404(Club, slug=slug) if slug else None
-        body = cached(content.key, lambda: _body(ranking, club, limit), LONG)
+        body = cached(content.key, lambda: _body(ranking, club, limit), LONG, by=request)
         response = render(request, "embed/frame.html", {"body": body, "title": ranking.game.label})
     return finish(response, content, immutable=False, private=False, vary=["Accept-Language"])

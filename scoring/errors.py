@@ -19,7 +19,12 @@ class MatchRejected(CodedError):
     fault (None when the record as a whole is)."""
 
     WITH_MOVE = True
-    STATUS_BY_CODE = {"duplicate-match": 409, "match-withdrawn": 409, "record-too-large": 413}
+    STATUS_BY_CODE = {
+        "duplicate-match": 409,
+        "match-withdrawn": 409,
+        "record-too-large": 413,
+        "match-version-changed": 412,
+    }
 
     @classmethod
     def of(cls, error: RecordError | Mapping[str, Any]) -> MatchRejected:

@@ -22,8 +22,8 @@ from __future__ import annotations
 import hashlib
 import logging
 from collections.abc import Callable
-from datetime import date
-from typing import Any
+from datetime import date, datetime, timedelta
+from typing import IO, Any
 
 from django.core.exceptions import PermissionDenied
 from django.db import InterfaceError, OperationalError, transaction
@@ -31,10 +31,10 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from core.errors import localized
-from core.text import find_unsafe
+from core.text import find_unsafe, scrubbed
 from federation.models import Club
 from federation.permissions import can_write_for_club, organised_clubs
-from scoring.entry.files import FileRefused, FileRow, read_file
+from scoring.entry.files import FileRefused, FileRow, read_bytes, read_file
 from scoring.errors import MatchRejected
 from scoring.models import ImportJob
 from scoring.services import match_record
@@ -48,7 +48,7 @@ TRANSIENT = (OperationalError, InterfaceError)
 def import_create(
     *,
     club: Club,
-    content: bytes,
+    content: bytes | IO[bytes],
     file_name: str,
     played_on: date,
     submitted_by: Any,
@@ -61,6 +61,7 @@ def import_create(
     """
     if not can_write_for_club(submitted_by, club):
         raise PermissionDenied("You may only import matches for a club you organise.")
+    content = read_bytes(content)  # a chunk at a time: refused once over the limit
     rows = read_file(content)
     digest = hashlib.sha256(content).hexdigest()
     earlier = ImportJob.objects.filter(club=club, file_sha256=digest).order_by("created_at").first()
@@ -69,14 +70,41 @@ def import_create(
             club=club,
             submitted_by=submitted_by if getattr(submitted_by, "is_authenticated", False) else None,
             created_at=timezone.now(),
-            file_name=file_name[:200],
+            file_name=scrubbed(file_name)[:200],
             file_sha256=digest,
             played_on=earlier.played_on if earlier else played_on,
             total=len(rows),
             rows=[row.as_dict() for row in rows],
         )
-        transaction.on_commit(lambda: enqueue(job))
+        transaction.on_commit(lambda: import_enqueue(job, enqueue))
     return job
+
+
+def import_enqueue(job: ImportJob, enqueue: Callable[[ImportJob], None]) -> bool:
+    """Hand ``job`` to the workers. When the broker cannot take it the job stays
+    queued (the upload is still answered: 202) and beat sends it again
+    (:func:`stale_imports_resend`) once the broker is back."""
+    try:
+        enqueue(job)
+    except Exception as exc:  # the broker's errors vary: kombu, redis, socket
+        logger.warning("could not queue import %s (sent again later): %s", job.pk, exc)
+        return False
+    return True
+
+
+#: an import still queued after this long was never sent (the broker was down) or lost
+STALE_QUEUED = timedelta(minutes=5)
+
+
+def stale_imports_resend(
+    *, enqueue: Callable[[ImportJob], None], now: datetime | None = None
+) -> int:
+    """Send again the imports left queued for more than :data:`STALE_QUEUED` (beat calls
+    it every few minutes); how many were sent. A job a worker has started is running,
+    and a message that arrives twice finds its rows done (``import_run``)."""
+    cutoff = (now or timezone.now()) - STALE_QUEUED
+    stale = ImportJob.objects.filter(status=ImportJob.Status.QUEUED, created_at__lt=cutoff)
+    return sum(import_enqueue(job, enqueue) for job in stale.defer("rows").order_by("pk"))
 
 
 def import_run(*, job_id: int) -> ImportJob | None:
@@ -240,4 +268,6 @@ __all__ = [
     "import_list",
     "import_report",
     "import_run",
+    "import_enqueue",
+    "stale_imports_resend",
 ]

@@ -12,6 +12,7 @@ found by meaning: the fingerprint is taken over the canonical record.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
@@ -33,7 +34,7 @@ from scoring.engine.common import RecordError
 from scoring.errors import MatchRejected
 from scoring.metrics import submission_counted
 from scoring.models import Match, MatchEvent, MatchSeat, Status, Verification
-from scoring.signals import match_changed
+from scoring.signals import match_changed, match_correcting
 from scoring.storage import match_insert
 
 #: the earliest date a match may have been played on
@@ -293,25 +294,37 @@ def _reason(reason: Any) -> str:
     return text
 
 
-def _locked(match: Match) -> Match:
+def _locked(match: Match, versions: Collection[int] | None = None) -> Match:
     """The match row, locked until the end of the transaction; ``match-withdrawn``
-    (nothing may change a withdrawn match)."""
+    (nothing may change a withdrawn match); ``match-version-changed`` when
+    ``versions`` (the client's ``If-Match``) does not hold the match's version."""
     rows = Match.objects.select_for_update(of=("self",)).select_related("game", "club")
     locked = rows.get(pk=match.pk)
+    if versions is not None and locked.version not in versions:
+        raise MatchRejected("match-version-changed", match=locked.pk, version=locked.version)
     if locked.status == Status.WITHDRAWN:
         raise MatchRejected("match-withdrawn", match=locked.pk)
     return locked
 
 
-def match_withdraw(*, match: Match, reason: str, by: Any, now: datetime | None = None) -> Match:
+def match_withdraw(
+    *,
+    match: Match,
+    reason: str,
+    by: Any,
+    now: datetime | None = None,
+    versions: Collection[int] | None = None,
+) -> Match:
     """Withdraw ``match``: it stays stored with its history, is never rated again and no
     longer counts as a duplicate. ``PermissionDenied`` unless ``by`` may write for its
-    club; ``MatchRejected`` without a reason or when it is already withdrawn."""
+    club; ``MatchRejected`` without a reason, when it is already withdrawn, or when
+    ``versions`` (an ``If-Match``) is given and does not hold its current version (412
+    ``match-version-changed``: someone changed it meanwhile)."""
     _may_change(by, match)
     reason = _reason(reason)
     now = now or timezone.now()
     with transaction.atomic():
-        locked = _locked(match)
+        locked = _locked(match, versions)
         locked.status = Status.WITHDRAWN
         locked.save(update_fields=["status"])
         _event(locked, MatchEvent.Action.WITHDRAWN, by=by, at=now, reason=reason)
@@ -325,13 +338,16 @@ def match_correct(
     reason: str,
     by: Any,
     now: datetime | None = None,
+    versions: Collection[int] | None = None,
 ) -> Recorded:
     """Replace the record of ``match`` by ``record``, replayed and checked like a
     submission (same size, keys and duplicate rules; the match's own date and game
     number). The match becomes the next version; the replaced record is kept in the
     correction's event. Nothing changes when it is refused (``MatchRejected``:
     invalid record, another game, a duplicate of another match, no change, no reason,
-    a withdrawn match; ``PermissionDenied``).
+    a withdrawn match, a stale ``versions`` (``If-Match``: 412
+    ``match-version-changed``); a refusal of a ``match_correcting`` receiver, such as
+    a tournament table's ``correction-table-players``; ``PermissionDenied``).
 
     The counted month stays the one the match had: a result counted in a published
     list is corrected from the next list on (or at once by a forced re-run of that
@@ -357,9 +373,11 @@ def match_correct(
     analysis = match_analysis(record, result)  # outside the lock: it may take a second
     try:
         with transaction.atomic():
-            locked = _locked(match)
+            locked = _locked(match, versions)
             if fingerprint == locked.fingerprint:
                 raise MatchRejected("correction-unchanged", match=locked.pk)
+            # the apps above may refuse it (a tournament table keeps its players)
+            match_correcting.send(sender=Match, match=locked, players=players, result=result)
             _refuse_duplicate(locked.game, fingerprint, other_than=locked.pk)
             replaced = locked.record
             warnings = _replace(locked, record, result, fingerprint, analysis, now)

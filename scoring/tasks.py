@@ -10,7 +10,7 @@ from typing import Any
 
 from celery import shared_task
 
-from scoring.imports import TRANSIENT, import_run
+from scoring.imports import TRANSIENT, import_run, stale_imports_resend
 from scoring.models import ImportJob
 
 
@@ -31,3 +31,10 @@ def run_import(job_id: int) -> dict[str, Any]:
 
 def enqueue_import(job: ImportJob) -> None:
     run_import.delay(job.pk)
+
+
+@shared_task(name="scoring.tasks.resend_stale_imports")
+def resend_stale_imports() -> int:
+    """Beat's safety net: send again the imports left queued for more than 5 minutes
+    (the broker was down when they were uploaded, or lost them)."""
+    return stale_imports_resend(enqueue=enqueue_import)

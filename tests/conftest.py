@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 import subprocess
 import sys
@@ -9,6 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
+import time_machine
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -84,10 +86,34 @@ def other_club(games):
 
 
 @pytest.fixture
+def players(club):
+    """Four players of club lyon: ana, ben, cem and dan (the handles the sample records
+    of ``tests.samples`` seat)."""
+    from tests.factories import PlayerFactory
+
+    return [PlayerFactory(handle=h, club=club) for h in ("ana", "ben", "cem", "dan")]
+
+
+@pytest.fixture
+def evening():
+    """Friday 20 November 2026, 18:00 UTC, the clock stopped: a club night about to begin
+    (the night's matches, played the 14th, are past)."""
+    with time_machine.travel(dt.datetime(2026, 11, 20, 18, tzinfo=dt.UTC), tick=False):
+        yield
+
+
+@pytest.fixture
 def organiser(club):
     from tests.factories import OrganiserFactory
 
     return OrganiserFactory(club=club).user
+
+
+@pytest.fixture
+def organiser_client(client, organiser):
+    """Django's test client, logged in as the club's organiser."""
+    client.force_login(organiser)
+    return client
 
 
 @pytest.fixture

@@ -1,18 +1,25 @@
 """The admin of tournaments: review and light fixes. Rounds are paired, and tables get
 their match, through the organiser's pages or the API only (never by hand here)."""
 
+from typing import Any
+
+from django import forms
 from django.contrib import admin
 
+from core.refusals import refused_onto
+from federation.permissions import is_federation_admin
 from tournaments.models import (
     Registration,
     Round,
     RoundBye,
+    Series,
     Table,
     TableReply,
     TableReport,
     TableSeat,
     Tournament,
 )
+from tournaments.series import series_check
 
 
 class RegistrationInline(admin.TabularInline):
@@ -115,3 +122,54 @@ class TableReportAdmin(admin.ModelAdmin):
     search_fields = ["reported_by__handle", "table__round__tournament__name"]
     readonly_fields = ["table", "reported_by", "record", "fingerprint", "status", "created_at"]
     inlines = [TableReplyInline]
+
+
+class SeriesForm(forms.ModelForm):
+    """A series whose tournaments are all of its game (``series_check``)."""
+
+    class Meta:
+        model = Series
+        fields = ["name", "slug", "game", "tournaments", "points", "counted"]
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        game = cleaned.get("game")
+        if game is not None:
+            with refused_onto(self):
+                series_check(
+                    game=game,
+                    tournaments=cleaned.get("tournaments") or [],
+                    points=cleaned.get("points"),
+                    counted=cleaned.get("counted"),
+                )
+        return cleaned
+
+
+@admin.register(Series)
+class SeriesAdmin(admin.ModelAdmin):
+    """Season points: federation admins define a series; its standings are computed."""
+
+    form = SeriesForm
+    list_display = ["name", "game", "counted", "computed_at"]
+    list_filter = ["game"]
+    search_fields = ["name", "slug"]
+    prepopulated_fields = {"slug": ["name"]}
+    filter_horizontal = ["tournaments"]
+    readonly_fields = ["computed_at"]
+
+    def has_add_permission(self, request) -> bool:
+        return is_federation_admin(request.user)
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return is_federation_admin(request.user)
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return is_federation_admin(request.user)
+
+    def has_view_permission(self, request, obj=None) -> bool:
+        return request.user.is_staff
+
+    def save_model(self, request, obj, form, change) -> None:
+        if not change:
+            obj.created_by = request.user
+        super().save_model(request, obj, form, change)

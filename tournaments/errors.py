@@ -59,4 +59,7 @@ def from_engine(exc: PairingInputError) -> TournamentError:
 
 class TableRejected(MatchRejected):
     """A table's result refused before it reached ``match_record`` (wrong players, a
-    table that already has its result...): nothing stored."""
+    table that already has its result...) or a correction of a table's match that
+    would change its players (``tournaments.signals``): nothing stored."""
+
+    STATUS_BY_CODE = {**MatchRejected.STATUS_BY_CODE, "correction-table-players": 409}

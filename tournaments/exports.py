@@ -1,10 +1,11 @@
-"""CSV exports of the standings and the crosstable (UTF-8, one header row)."""
+"""CSV exports of the standings and the crosstable (UTF-8, one header row), written by
+``core.csv_writer`` (formula-leading cells escaped)."""
 
 from __future__ import annotations
 
-import csv
 import io
 
+from core.csv_writer import SafeWriter
 from tournaments.models import Tournament
 from tournaments.pairing import crosstable, standings_after
 
@@ -32,7 +33,7 @@ STANDINGS_HEADER = [
 
 def standings_csv(tournament: Tournament, after: int | None = None) -> str:
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = SafeWriter(out, lineterminator="\n")
     writer.writerow(STANDINGS_HEADER)
     _after, lines = standings_after(tournament, after)
     for line in lines:
@@ -57,7 +58,7 @@ def crosstable_csv(tournament: Tournament) -> str:
     at the table), ``r{r}_points``."""
     numbers, rows = crosstable(tournament)
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = SafeWriter(out, lineterminator="\n")
     header = ["rank", "player", "name", "points"]
     for n in numbers:
         header += [f"r{n}_table", f"r{n}_opponents", f"r{n}_place", f"r{n}_points"]

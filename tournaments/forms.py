@@ -5,12 +5,16 @@ from __future__ import annotations
 from typing import Any, cast
 
 from django import forms
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from core.dates import DateField
+from core.params import digits
 from federation.models import Club, Game
 from federation.permissions import organised_clubs
 from tournaments.models import Tournament
 from tournaments.services import MAX_ROUNDS
+from tournaments.services.registrations import parse_handles
 
 
 def _apart_field() -> forms.CharField:
@@ -34,9 +38,7 @@ class TournamentForm(forms.Form):
     club: forms.ModelChoiceField = forms.ModelChoiceField(
         queryset=Club.objects.none(), label=_("Club"), to_field_name="slug"
     )
-    starts_on = forms.DateField(
-        label=_("Starts on"), widget=forms.DateInput(attrs={"type": "date"})
-    )
+    starts_on = DateField(label=_("Starts on"))
     format = forms.ChoiceField(label=_("Format"), choices=Tournament.Format.choices)
     table_sizes = forms.CharField(
         label=_("Table sizes"),
@@ -65,18 +67,38 @@ class TournamentForm(forms.Form):
     def clean_table_sizes(self) -> list[int]:
         text = self.cleaned_data["table_sizes"]
         parts = [p for p in text.replace(";", ",").replace(" ", ",").split(",") if p]
-        if not parts or not all(p.isdigit() for p in parts):
+        sizes = [digits(p, 99) for p in parts]  # ASCII digits: "²".isdigit() is true
+        if not sizes or None in sizes:
             raise forms.ValidationError(_("Whole numbers separated by commas, e.g. 4, 3."))
-        return [int(p) for p in parts]
+        return [size for size in sizes if size is not None]
 
 
 class HandlesForm(forms.Form):
     handles = forms.CharField(
         label=_("Player handles"),
         widget=forms.Textarea(attrs={"rows": 4, "cols": 40, "spellcheck": "false"}),
-        help_text=_("Paste handles: one a line, or separated by commas or spaces."),
+        help_text=_(
+            "Paste handles: one a line, or separated by commas or spaces. All or none: "
+            "when a handle is unknown nobody is registered, and the list stays here to be "
+            "corrected."
+        ),
+        error_messages={"required": _("Paste at least one player handle.")},
     )
     check_in = forms.BooleanField(label=_("Check them in now"), required=False)
+
+
+def unknown_lines(text: str, params: dict[str, Any]) -> list[str]:
+    """The lines of a pasted list that name nobody (``unknown-handles``' handles)."""
+    unknown = {h.strip().lower() for h in str(params.get("handles", "")).split(",")}
+    found = []
+    for number, line in enumerate(text.splitlines(), 1):
+        missing = [h for h in parse_handles(line) if h.lower() in unknown]
+        if missing:
+            found.append(
+                gettext("Line %(line)s: no player has the handle %(handles)s.")
+                % {"line": number, "handles": ", ".join(missing)}
+            )
+    return found
 
 
 class HandleForm(forms.Form):

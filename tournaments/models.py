@@ -410,3 +410,6 @@ class TableReply(models.Model):
 
     def __str__(self) -> str:
         return f"{self.report} — {self.player.handle} {self.kind}"
+
+
+from tournaments.series_models import Series  # noqa: E402, F401 - Django finds it here

@@ -31,6 +31,7 @@ from django.db.models import Prefetch
 
 from core.errors import localized
 from federation.models import Player
+from scoring.models import Status
 from tournaments import engine
 from tournaments.errors import from_engine
 from tournaments.models import Registration, Round, RoundBye, Table, TableSeat, Tournament
@@ -68,11 +69,16 @@ def _complete_rounds(tournament: Tournament, before: int) -> list[Round]:
 
 
 def _table(table: Table) -> dict[str, Any] | None:
-    """The engine's table: seats in turn order, the ranks and scores of its match."""
-    if table.match is None:
+    """The engine's table: seats in turn order, the ranks and scores of its match.
+    None (not played: no points, no meeting) without a match, with a withdrawn or an
+    unfinished one, or with one whose players are not the table's (stored before
+    corrections were held to the table's players)."""
+    if table.match is None or table.match.status == Status.WITHDRAWN:
         return None
     seats = list(table.seats.all())
     by_player = {seat.player_id: seat for seat in table.match.seats.all()}
+    if len(by_player) != len(seats) or any(seat.player_id not in by_player for seat in seats):
+        return None
     rows = [by_player[seat.player_id] for seat in seats]
     if any(row.rank is None for row in rows):  # an unfinished match: nothing to score
         return None
@@ -269,7 +275,7 @@ class Warning:
 
     @property
     def message(self) -> str:
-        return localized(self.code, None, self.params)
+        return localized(self.code, None, self.params, public=True)  # shown on pages
 
 
 def round_warnings(rnd: Round) -> list[Warning]:

@@ -15,6 +15,7 @@ from django.http import Http404
 from federation.models import Game, Player
 from federation.permissions import can_write_for_club, is_federation_admin, organised_clubs
 from ratings.models import RankingEntry
+from scoring.models import MatchSeat
 from tournaments.models import Registration, Round, RoundBye, Table, TableSeat, Tournament
 
 
@@ -34,6 +35,16 @@ def tournament_get(*, slug: str, user: Any) -> Tournament:
     return tournament
 
 
+def in_progress(*, user: Any, limit: int = 10) -> list[Tournament]:
+    """The tournaments of the clubs ``user`` organises that are not finished (being
+    registered or running), the latest starts first: the organiser's home lists them."""
+    tournaments = Tournament.objects.select_related("game", "club").filter(
+        club__in=organised_clubs(user)
+    )
+    tournaments = tournaments.exclude(status=Tournament.Status.FINISHED)
+    return list(tournaments.order_by("-starts_on", "-id")[:limit])
+
+
 def can_manage(user: Any, tournament: Tournament) -> bool:
     """Organisers of the tournament's club and federation admins run it."""
     return can_write_for_club(user, tournament.club)
@@ -50,8 +61,10 @@ def round_list(tournament: Tournament, *, published_only: bool = False) -> Query
 
 def round_get(tournament: Tournament, number: int, *, manager: bool) -> Round:
     """Round ``number`` with its tables, seats and byes; unpublished ones for managers only."""
+    result_seats = MatchSeat.objects.defer("details").select_related("player")
     tables = Table.objects.select_related("match").prefetch_related(
-        Prefetch("seats", queryset=TableSeat.objects.select_related("player").order_by("seat"))
+        Prefetch("seats", queryset=TableSeat.objects.select_related("player").order_by("seat")),
+        Prefetch("match__seats", queryset=result_seats.order_by("rank", "seat")),
     )
     rnd = (
         tournament.rounds.filter(number=number)

@@ -4,6 +4,7 @@ from django.urls import path
 
 from tournaments import (
     views,
+    views_confirm,
     views_exchange,
     views_feeds,
     views_manage,
@@ -74,7 +75,7 @@ urlpatterns = [
     ),
     path(
         "<slug:slug>/manage/registrations/<int:pk>/withdraw/",
-        views_manage.registration_withdraw,
+        views_confirm.registration_withdraw,
         name="tournament-withdraw",
     ),
     path("<slug:slug>/manage/apart/", views_manage.tournament_apart, name="tournament-apart"),
@@ -82,7 +83,7 @@ urlpatterns = [
     path("<slug:slug>/manage/pair/", views_manage.round_pair, name="tournament-pair"),
     path(
         "<slug:slug>/manage/rounds/<int:number>/repair/",
-        views_manage.round_repair,
+        views_confirm.round_repair,
         name="tournament-repair",
     ),
     path(
@@ -92,7 +93,7 @@ urlpatterns = [
     ),
     path(
         "<slug:slug>/manage/rounds/<int:number>/publish/",
-        views_manage.round_publish,
+        views_confirm.round_publish,
         name="tournament-publish",
     ),
     path(

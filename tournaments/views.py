@@ -12,6 +12,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
+from core.params import whole_number
+from scoring.web import paper
 from tournaments import exports, pairing, selectors
 from tournaments.models import Round, Tournament
 
@@ -59,15 +61,17 @@ def round_print(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 
 def round_sheets(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    """One score sheet per table: the players in seat order, empty rows to fill."""
+    """One score sheet per table: the players in seat order, empty rows to fill; a
+    divisor sheet has the columns of the sheet form (player, ends sum, quotient, draw
+    or pass, pips left), one row per turn."""
     context = _round_context(request, slug, number)
     context["rows"] = range(1, SHEET_ROWS + 1)
+    context["divisor_rows"] = range(1, paper.ROWS + 1)
     return render(request, "tournaments/print_sheets.html", context)
 
 
 def _after(request: HttpRequest) -> int | None:
-    raw = request.GET.get("after", "")
-    return int(raw) if raw.isdigit() else None
+    return whole_number(request.GET.get("after"), parameter="after", maximum=999)
 
 
 def _standings_context(request: HttpRequest, slug: str) -> dict:

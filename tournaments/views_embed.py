@@ -43,6 +43,6 @@ def standings_embed(request: HttpRequest, slug: str) -> HttpResponseBase:
         )
         if tournament is None:
             raise Http404("no such tournament")
-        body = cached(content.key, lambda: _body(tournament), LONG)
+        body = cached(content.key, lambda: _body(tournament), LONG, by=request)
         response = render(request, "embed/frame.html", {"body": body, "title": tournament.name})
     return finish(response, content, immutable=False, private=False, vary=["Accept-Language"])

@@ -9,10 +9,12 @@ a message; a refusal (``TournamentError``) is shown, nothing is stored.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.forms import Form
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -32,6 +34,7 @@ from tournaments.forms import (
     SwapForm,
     TournamentForm,
     WithdrawForm,
+    unknown_lines,
 )
 from tournaments.models import (
     DEFAULT_TABLE_SIZES,
@@ -43,6 +46,7 @@ from tournaments.models import (
 
 #: refusals shown at the form field they are about
 APART_FIELDS = {"apart-pair": "apart", "apart-unknown": "apart"}
+HANDLES_FIELDS = {"unknown-handles": "handles", "no-handles": "handles"}
 
 
 def _managed(request: HttpRequest, slug: str) -> Tournament:
@@ -79,11 +83,17 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def manage(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = _managed(request, slug)
+    return _manage_page(request, _managed(request, slug))
+
+
+def _manage_page(
+    request: HttpRequest, tournament: Tournament, *, status: int = 200, **forms: Form
+) -> HttpResponse:
+    """The manage page; ``forms`` replace its blank forms (a refused one, as typed)."""
     registrations = list(selectors.registration_list(tournament))
     rounds = list(selectors.round_list(tournament))
     current = selectors.round_get(tournament, rounds[-1].number, manager=True) if rounds else None
-    context = {
+    context: dict[str, Any] = {
         "tournament": tournament,
         "registrations": registrations,
         "rounds": rounds,
@@ -95,13 +105,14 @@ def manage(request: HttpRequest, slug: str) -> HttpResponse:
         "started": any(r.is_published for r in rounds),
         "missed": _missed_rounds(tournament, registrations),
         "apart_form": _apart_form(tournament),
+        **forms,
     }
     if current is not None and not current.is_published:
         handles = [s.player.handle for t in current.tables.all() for s in t.seats.all()]
         handles += [b.player.handle for b in current.byes.all()]
         context["swap_form"] = SwapForm(handles=sorted(handles, key=str.lower))
         context["warnings"] = pairing.round_warnings(current)
-    return render(request, "tournaments/manage.html", context)
+    return render(request, "tournaments/manage.html", context, status=status)
 
 
 def _apart_form(tournament: Tournament) -> ApartForm:
@@ -112,16 +123,20 @@ def _apart_form(tournament: Tournament) -> ApartForm:
 @login_required
 @require_POST
 def tournament_apart(request: HttpRequest, slug: str) -> HttpResponse:
-    """Who the pairing keeps apart: club-mates (or not) and the pairs named."""
+    """Who the pairing keeps apart: club-mates (or not) and the pairs named; a refused
+    list is shown again as typed."""
     tournament = _managed(request, slug)
     form = ApartForm(request.POST)
-    data = form.cleaned_data if form.is_valid() else {"keep_clubs_apart": False, "apart": ""}
-
-    def keep_apart() -> str:
-        services.tournament_apart_set(tournament=tournament, **data, by=request.user)
-        return _("The pairing keeps these players apart from the next round on.")
-
-    return _act(request, tournament, keep_apart)
+    if form.is_valid():
+        with refused_onto(form, fields=APART_FIELDS):
+            services.tournament_apart_set(
+                tournament=tournament, **form.cleaned_data, by=request.user
+            )
+            messages.success(
+                request, _("The pairing keeps these players apart from the next round on.")
+            )
+            return redirect("tournament-manage", slug=slug)
+    return _manage_page(request, tournament, status=400, apart_form=form)
 
 
 def _missed_rounds(
@@ -154,22 +169,25 @@ def event_json(request: HttpRequest, slug: str) -> JsonResponse:
 @login_required
 @require_POST
 def registrations_add(request: HttpRequest, slug: str) -> HttpResponse:
+    """Register a pasted list, all or none: a list with unknown handles registers
+    nobody and is shown again as typed, with the lines that name nobody."""
     tournament = _managed(request, slug)
     form = HandlesForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, _("Paste at least one player handle."))
-        return redirect("tournament-manage", slug=slug)
-
-    def add() -> str:
-        added = services.registrations_add(
-            tournament=tournament,
-            handles=form.cleaned_data["handles"],
-            check_in=form.cleaned_data["check_in"],
-            by=request.user,
-        )
-        return _("%(count)s players registered.") % {"count": len(added)}
-
-    return _act(request, tournament, add)
+    if form.is_valid():
+        pasted = form.cleaned_data["handles"]
+        with refused_onto(form, fields=HANDLES_FIELDS) as refused:
+            added = services.registrations_add(
+                tournament=tournament,
+                handles=pasted,
+                check_in=form.cleaned_data["check_in"],
+                by=request.user,
+            )
+            messages.success(request, _("%(count)s players registered.") % {"count": len(added)})
+            return redirect("tournament-manage", slug=slug)
+        if refused.exception is not None and refused.exception.code == "unknown-handles":
+            for line in unknown_lines(pasted, refused.exception.params):
+                form.add_error("handles", line)
+    return _manage_page(request, tournament, status=400, handles_form=form)
 
 
 @login_required
@@ -221,18 +239,18 @@ def _player(handle: str) -> Player:
 def registration_add_late(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _managed(request, slug)
     form = HandleForm(request.POST)
-    handle = form.cleaned_data["handle"] if form.is_valid() else ""
-
-    def add_late() -> str:
-        reg = services.registration_add_late(
-            tournament=tournament, player=_player(handle), by=request.user
-        )
-        return _("%(player)s joins at round %(round)s.") % {
-            "player": reg.player.handle,
-            "round": reg.joins_round,
-        }
-
-    return _act(request, tournament, add_late)
+    if form.is_valid():
+        with refused_onto(form, fields=HANDLES_FIELDS | {"unknown-handles": "handle"}):
+            reg = services.registration_add_late(
+                tournament=tournament, player=_player(form.cleaned_data["handle"]), by=request.user
+            )
+            messages.success(
+                request,
+                _("%(player)s joins at round %(round)s.")
+                % {"player": reg.player.handle, "round": reg.joins_round},
+            )
+            return redirect("tournament-manage", slug=slug)
+    return _manage_page(request, tournament, status=400, late_form=form)
 
 
 @login_required

@@ -23,19 +23,19 @@ import re
 from datetime import date
 from typing import Any, cast
 
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.forms import ModelChoiceField
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from core.errors import warning
 from core.refusals import refused_onto
+from federation.idempotency import once
 from federation.models import Club
 from scoring.entry.prefill import sheet_for, summary_for
-from scoring.web.entry import GAMES, Saver
+from scoring.web.entry import GAMES, Saver, answered, recorded_answer
 from scoring.web.forms import MatchHeaderForm, MatchSubmitForm
 from scoring.web.sheet import sheet_page
 from scoring.web.summary import summary_page
@@ -130,19 +130,22 @@ def _record(
     """Record ``record`` as ``found``'s match: the round's page, or the refusal."""
     denied = _("You may only submit matches for a club you organise.")
     with refused_onto(denied=denied) as refused:
-        recorded = services.table_result_record(
-            table=found,
-            played_on=played_on,
-            record=record,
-            submitted_by=request.user,
-            game_number=game_number or 1,
-        )
-        for code, params in recorded.warnings:
-            messages.warning(request, warning(code, None, **params)["message"])
-        text = _("The result of table %(table)s is recorded.") % {"table": found.number}
-        messages.success(request, text)
+
+        def record_it() -> dict[str, Any]:
+            recorded = services.table_result_record(
+                table=found,
+                played_on=played_on,
+                record=record,
+                submitted_by=request.user,
+                game_number=game_number or 1,
+            )
+            return recorded_answer(recorded.match.pk, recorded.warnings)
+
+        answer, replayed = once(request, record_it)  # a copy sent again: the same match
+        done = _("The result of table %(table)s is recorded.") % {"table": found.number}
         slug = found.round.tournament.slug
-        return redirect("tournament-round", slug=slug, number=found.round.number), None
+        to = reverse("tournament-round", kwargs={"slug": slug, "number": found.round.number})
+        return answered(request, answer, replayed, done, to), None
     return None, refused.error
 
 

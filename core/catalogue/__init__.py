@@ -29,13 +29,16 @@ from typing import Any
 
 from core.catalogue import (
     accounts,
+    beyond,
     entry,
     exchange,
     hooks,
+    idempotency,
     imports,
     players,
     ranking,
     records,
+    requests,
     service,
     tournaments,
 )
@@ -77,6 +80,9 @@ MESSAGES: dict[str, str] = {
     **hooks.MESSAGES,
     **exchange.MESSAGES,
     **players.MESSAGES,
+    **requests.MESSAGES,
+    **beyond.MESSAGES,
+    **idempotency.MESSAGES,
 }
 
 

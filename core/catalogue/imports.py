@@ -9,6 +9,10 @@ MESSAGES: dict[str, str] = {
     "import-too-large": gettext_noop("the file is larger than {limit_mb} MB"),
     "import-empty": gettext_noop("the file holds no match"),
     "import-too-many-rows": gettext_noop("the file holds more than {most} matches: split it"),
+    "import-too-many-lines": gettext_noop("the file has more than {most} lines: split it"),
+    "import-cell-too-long": gettext_noop(
+        "a cell of this row is longer than {most} characters: the row cannot be read"
+    ),
     "import-missing-column": gettext_noop("the CSV has no column {column}"),
     "import-unknown-column": gettext_noop("{column} is not a column of the import"),
     "import-cell-unused": gettext_noop("column {column} is not part of a {game} summary"),

@@ -24,6 +24,10 @@ MESSAGES: dict[str, str] = {
         "the corrected record is a game of {game}, but the match is one of {expected}"
     ),
     "correction-unchanged": gettext_noop("this correction changes nothing in match {match}"),
+    "match-version-changed": gettext_noop(
+        "match {match} changed meanwhile (it is now version {version}): read it again"
+        " before changing it"
+    ),
     "unknown-field": gettext_noop("{path} is not a field of this record"),
     "record-too-large": gettext_noop("the record is larger than {limit_kb} KB"),
     "round-other-game": gettext_noop("the tournament round belongs to another game or club"),

@@ -71,6 +71,10 @@ MESSAGES: dict[str, str] = {
     "table-unfinished": gettext_noop(
         "The record stops before the end of the game: table {table} needs a finished match."
     ),
+    "correction-table-players": gettext_noop(
+        "This match is the result of table {table} of round {round}: a correction keeps"
+        " the table's players in seat order ({expected})."
+    ),
     "table-has-result": gettext_noop("Table {table} of round {round} already has its result."),
     "round-unpublished": gettext_noop(
         "Round {round} is not published yet: publish it before results."

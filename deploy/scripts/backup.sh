@@ -8,13 +8,20 @@
 # DIR/quotient-YYYYmmddTHHMMSSZ.dump and prints its path. Keep the files off the
 # machine (and check them: deploy/scripts/restore.sh into a scratch database, then
 # `manage.py verify_integrity`).
+#
+# A dump holds password hashes and API tokens: it is written 0600 in a 0700 directory
+# (umask 077, and the directory's mode set even when it already existed), whatever the
+# caller's umask.
 set -euo pipefail
+umask 077
 
 url=${1:-${DATABASE_URL:?give a DATABASE_URL (argument or environment)}}
 dir=${2:-/var/backups/quotient}
-mkdir -p "$dir"
+mkdir -p -m 0700 "$dir"
+chmod 0700 "$dir"
 file="$dir/quotient-$(date -u +%Y%m%dT%H%M%SZ).dump"
 pg_dump --format=custom --compress=6 --no-owner --no-privileges --file="$file.partial" "$url"
+chmod 0600 "$file.partial"
 mv "$file.partial" "$file"   # a file that exists is a complete dump
 echo "$file"
 

@@ -3,7 +3,7 @@ django.contrib.auth's own URLs: this login replaces its login)."""
 
 from django.urls import path
 
-from quotient.accounts import login, pages
+from quotient.accounts import login, pages, reset
 
 urlpatterns = [
     path("login/", login.PasswordStepView.as_view(), name="login"),
@@ -12,6 +12,8 @@ urlpatterns = [
     path("two-factor/enrol/", pages.two_factor_enrol, name="two-factor-enrol"),
     path("two-factor/recovery-codes/", pages.recovery_codes_new, name="two-factor-recovery"),
     path("two-factor/off/", pages.two_factor_off, name="two-factor-off"),
+    # Django's reset, at most PASSWORD_RESET_RATE mails per address and per account
+    path("password_reset/", reset.password_reset, name="password_reset"),
     path("tokens/", pages.api_tokens, name="api-tokens"),
     path("tokens/<int:pk>/revoke/", pages.api_token_revoke, name="api-token-revoke"),
 ]

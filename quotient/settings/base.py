@@ -80,8 +80,12 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
-    "core.middleware.RejectUnsafeCharactersMiddleware",
     "django.middleware.common.CommonMiddleware",
+    # before the CSRF check, the first to read a form: the long forms' raised limits,
+    # and a form refused for its size shown again (core.form_limits)
+    "core.form_limits.FormSizeMiddleware",
+    # after the raised limits (it reads the forms' fields), before the CSRF check
+    "core.middleware.RejectUnsafeCharactersMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django_otp.middleware.OTPMiddleware",
@@ -95,6 +99,18 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "quotient.urls"
+
+# The long forms (URL names): a divisor score sheet posts 3 fields a row and promises
+# 40 deals of up to 800 rows (96,000 fields). Every other form keeps Django's limits
+# (1,000 fields, 2.5 MB); a form refused for its size is shown again (core.form_limits).
+LARGE_FORMS = (
+    "match-enter-sheet",
+    "match-enter-summary",
+    "tournament-table-result",
+    "match-correct",
+)
+LARGE_FORM_FIELDS = 100_000
+LARGE_FORM_BYTES = 8 * 1024 * 1024
 WSGI_APPLICATION = "quotient.wsgi.application"
 
 TEMPLATES = [
@@ -156,7 +172,9 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "errors/locked_out.html"
 AXES_HTTP_RESPONSE_CODE = 429
-AXES_IPWARE_PROXY_COUNT = env_int("PROXY_COUNT", 0)
+# the one client-address rule of throttles and lockouts (core.clients, PROXY_COUNT)
+AXES_CLIENT_IP_CALLABLE = "core.clients.client_address"
+AXES_USERNAME_CALLABLE = "core.clients.login_username"
 AXES_ENABLED = env_bool("AXES_ENABLED", default=True)
 
 # Mail (password resets): printed on the console unless an SMTP server is configured.
@@ -171,6 +189,9 @@ EMAIL_HOST_USER = env_str("EMAIL_HOST_USER") or ""
 EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD") or ""
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", default=True)
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL") or "quotient@localhost"
+#: At most this many password-reset mails per address asked for and per account
+#: (``quotient.accounts.reset``); past it the page answers as usual and sends none.
+PASSWORD_RESET_RATE = env_str("PASSWORD_RESET_RATE", "3/hour") or "3/hour"
 
 #: Two-factor logins (``quotient.accounts.twofactor``): staff and federation admins
 #: must log in with an authenticator app's code (on by default when DEBUG is off; the
@@ -185,6 +206,10 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
+#: Reverse proxies in front of gunicorn that append to X-Forwarded-For (nginx: 1).
+#: 0 (the default): the header is ignored and the client is the connection's peer.
+#: Throttles, login lockouts and cache budgets all use this rule (``core.clients``).
+PROXY_COUNT = env_int("PROXY_COUNT", 0)
 THROTTLE = env_bool("THROTTLE", default=True)
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -194,8 +219,8 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PARSER_CLASSES": [
         "core.parsers.SafeJSONParser",
-        "rest_framework.parsers.FormParser",
-        "rest_framework.parsers.MultiPartParser",
+        "core.parsers.SafeFormParser",
+        "core.parsers.SafeMultiPartParser",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_PAGINATION_CLASS": "core.pagination.Pagination",
@@ -206,8 +231,9 @@ REST_FRAMEWORK = {
     # THROTTLE=0 turns DRF throttling off (load benchmarks); auth/token/ keeps its
     # own strict scope either way unless THROTTLE=0.
     "DEFAULT_THROTTLE_CLASSES": [
-        "rest_framework.throttling.AnonRateThrottle",
-        "rest_framework.throttling.UserRateThrottle",
+        # per client address (core.clients), per process while Redis is down
+        "core.throttling.AnonThrottle",
+        "core.throttling.UserThrottle",
     ]
     if THROTTLE
     else [],
@@ -285,6 +311,11 @@ CACHES = {
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     )
 }
+#: An anonymous client (``core.clients``) may add this many rendered pages or API
+#: bodies to the cache per CACHE_FILL_WINDOW seconds; past that its pages are served
+#: but not kept (``core.http_cache.cached``): the cache holds a bounded amount per client.
+CACHE_FILLS_PER_CLIENT = env_int("CACHE_FILLS_PER_CLIENT", 200)
+CACHE_FILL_WINDOW = env_int("CACHE_FILL_WINDOW", 600)
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_TRACK_STARTED = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
@@ -300,6 +331,11 @@ CELERY_BEAT_SCHEDULE = {
     # runs left queued more than 10 minutes (broker down when queued) are sent again
     "rankings-resend-stale-runs": {
         "task": "ratings.tasks.resend_stale_runs",
+        "schedule": crontab(minute="*/5"),
+    },
+    # imports left queued more than 5 minutes (broker down at the upload) are sent again
+    "imports-resend-stale": {
+        "task": "scoring.tasks.resend_stale_imports",
         "schedule": crontab(minute="*/5"),
     },
     # webhook deliveries whose task was lost (a worker stopped mid-attempt, a broker

@@ -5,14 +5,14 @@ the server-side cache once streamed to the end (``core.http_cache``)."""
 
 from __future__ import annotations
 
-import csv
 from collections.abc import Iterator
 
 from django.core.cache import cache
-from django.http import StreamingHttpResponse
+from django.http import HttpRequest, StreamingHttpResponse
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 
-from core.http_cache import LONG
+from core.csv_writer import SafeWriter
+from core.http_cache import LONG, may_fill
 from federation.months import month_label
 from ratings.models import RankingList
 from ratings.selectors import ranking_rows
@@ -54,14 +54,8 @@ class _Lines:
         return line
 
 
-def _cell(text: str) -> str:
-    """A name as a spreadsheet will not run it: one starting like a formula (=, +, -,
-    @, tab, CR) is prefixed with an apostrophe."""
-    return f"'{text}" if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
-
-
 def _csv_lines(ranking: RankingList) -> Iterator[str]:
-    writer = csv.writer(_Lines())
+    writer = SafeWriter(_Lines())  # formula-leading cells escaped (core.csv_writer)
     yield writer.writerow(CSV_HEADER)
     for entry in ranking_rows(ranking):
         player = entry.player
@@ -69,7 +63,7 @@ def _csv_lines(ranking: RankingList) -> Iterator[str]:
             [
                 "" if entry.rank is None else entry.rank,
                 player.handle,
-                _cell(player.public_display_name),
+                player.public_display_name,
                 player.club.slug if player.club else "",
                 str(player.country),  # its code, or ""
                 entry.fladub,
@@ -95,14 +89,19 @@ def _chunks(text: str) -> Iterator[str]:
         yield text[start : start + CHUNK]
 
 
-def ranking_csv(ranking: RankingList, key: str | None = None) -> StreamingHttpResponse:
+def ranking_csv(
+    ranking: RankingList, key: str | None = None, *, by: HttpRequest | None = None
+) -> StreamingHttpResponse:
     """The whole list as CSV, streamed (UTF-8, CRLF line ends as RFC 4180 has them);
-    with ``key``, from the cache, or kept there once computed."""
+    with ``key``, from the cache, or kept there once computed (if ``by``, the request,
+    has cache fills left: ``core.http_cache.may_fill``)."""
     text = cache.get(key) if key else None
     if text is not None:
         body: Iterator[str] = _chunks(text)
+    elif key is not None and may_fill(by):
+        body = _kept(_csv_lines(ranking), key)
     else:
-        body = _csv_lines(ranking) if key is None else _kept(_csv_lines(ranking), key)
+        body = _csv_lines(ranking)
     response = StreamingHttpResponse(body, content_type="text/csv; charset=utf-8")
     name = f"ranking-{ranking.game.key}-{month_label(ranking.month)}-r{ranking.revision}.csv"
     response["Content-Disposition"] = f'attachment; filename="{name}"'

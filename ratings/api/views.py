@@ -161,7 +161,7 @@ class RankingDetail(APIView):
         )
         response = not_modified(request._request, validators)
         if response is None and kind == "csv":
-            response = ranking_csv(ranking, validators.key)
+            response = ranking_csv(ranking, validators.key, by=request._request)
         elif response is None:
             response = rendered(request, validators.key, lambda: self.page_data(request, ranking))
         # a revision asked for by number never changes; the month's latest may be re-run

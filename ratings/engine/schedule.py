@@ -27,8 +27,9 @@ from typing import Any
 import numpy as np
 
 from .batch import ChunkTask, build_task, widen
+from .columns import ResultColumns, ResultList
 from .params import Params, weight
-from .results import Result, ResultColumns, ResultList
+from .results import Result
 from .wire import pack_ints, unpack
 
 DEFAULT_CHUNK_SIZE = 20_000

@@ -4,12 +4,19 @@ optional ``played_on``: the date of the rows without one, default today) answers
 ``{"status", "total", "done", "stored", "duplicates", "rejected": [{"row", "code",
 "move", "message"}], ...}``.
 
-A file that cannot be read at all answers 400 (413 over 10 MB) with ``{"detail",
-"error": {"code", "move", "message", "params"}}``; a club the user does not organise
-403. Only the club's organisers and federation admins see its imports.
+A file that cannot be read at all answers 400 (413 over 10 MB, refused on the
+announced ``Content-Length`` before the body is read, or as soon as the file passes
+it) with ``{"detail", "error": {"code", "move", "message", "params"}}``; a club the
+user does not organise 403. Only the club's organisers and federation admins see its
+imports. An upload the broker cannot take (down) is still answered 202: the job waits
+queued and beat sends it again (``scoring.imports.stale_imports_resend``).
 """
 
 from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
 
 from django.urls import reverse
 from django.utils import timezone
@@ -22,9 +29,23 @@ from rest_framework.response import Response
 from federation.idempotency import idempotent
 from federation.models import Club
 from federation.permissions import organised_clubs
+from scoring.entry.files import MAX_FILE_BYTES, FileRefused, body_too_large
 from scoring.imports import import_create, import_report
 from scoring.models import ImportJob
 from scoring.tasks import enqueue_import
+
+
+def upload_limited(view: Callable[..., Response]) -> Callable[..., Response]:
+    """Refuse a body announced over the file limit (413 ``import-too-large``) before
+    anything reads it; the file itself is measured again as it is read."""
+
+    @functools.wraps(view)
+    def wrapper(self: Any, request: Request, *args: Any, **kwargs: Any) -> Response:
+        if body_too_large(request.META):
+            raise FileRefused("import-too-large", limit_mb=MAX_FILE_BYTES >> 20)
+        return view(self, request, *args, **kwargs)
+
+    return wrapper
 
 
 class ImportCreateSerializer(serializers.Serializer):
@@ -52,8 +73,14 @@ class ImportViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, viewsets
 
     @extend_schema(
         request={"multipart/form-data": ImportCreateSerializer},
-        responses={202: ImportAcceptedSerializer, 400: OpenApiResponse(description="refused")},
+        responses={
+            202: ImportAcceptedSerializer,
+            400: OpenApiResponse(description="refused: the file cannot be read"),
+            413: OpenApiResponse(description="import-too-large: over 10 MB"),
+            422: OpenApiResponse(description="idempotency-key-reused: another body or file"),
+        },
     )
+    @upload_limited
     @idempotent
     def create(self, request: Request, *args, **kwargs) -> Response:
         payload = ImportCreateSerializer(data=request.data)
@@ -62,7 +89,7 @@ class ImportViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, viewsets
         upload = data["file"]
         job = import_create(
             club=data["club"],
-            content=upload.read(),
+            content=upload,
             file_name=upload.name or "",
             played_on=data.get("played_on") or timezone.localdate(),
             submitted_by=request.user,

@@ -22,7 +22,12 @@ from typing import Any, cast
 from django.http import HttpResponseBase
 from django.utils import timezone
 from django.utils.dateparse import parse_date
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_view,
+)
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotAuthenticated, PermissionDenied, ValidationError
@@ -74,6 +79,42 @@ def _date(text: str, name: str) -> Any:
     if day is None:
         raise ValidationError({name: "Use YYYY-MM-DD, e.g. 2026-11-02."})
     return day
+
+
+def if_match(request: Request) -> frozenset[int] | None:
+    """The match versions an ``If-Match`` header accepts (``"3"``, ``W/"3"``, a list);
+    None without the header or with ``*``: no precondition. A tag that is not a
+    version accepts nothing (412)."""
+    header = request.headers.get("If-Match", "").strip()
+    tags = [tag.strip() for tag in header.split(",") if tag.strip()]
+    if not tags or "*" in tags:
+        return None
+    versions = set()
+    for tag in tags:
+        bare = tag.removeprefix("W/").strip('"')
+        if bare.isascii() and bare.isdigit() and len(bare) <= 9:
+            versions.add(int(bare))
+    return frozenset(versions)
+
+
+def etag(match: Match) -> dict[str, str]:
+    """The ``ETag`` header of a match: its ``version``, the validator ``If-Match``
+    takes back."""
+    return {"ETag": f'"{match.version}"'}
+
+
+#: the precondition of a correction or a withdrawal, as the schema shows it
+IF_MATCH = OpenApiParameter(
+    "If-Match",
+    str,
+    location=OpenApiParameter.HEADER,
+    required=False,
+    description=(
+        'The match\'s version as its ETag (e.g. "3"), from GET /api/v1/matches/{id}/: '
+        "the change is refused with 412 match-version-changed if someone changed the match "
+        "meanwhile. Without it, the last writer wins."
+    ),
+)
 
 
 def body_limited(view: Callable[..., Response]) -> Callable[..., Response]:
@@ -191,7 +232,7 @@ class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         recorded = self.record(payload.validated_data, request.user)
         body = self.created_body(recorded)
         body["warnings"] = [warning(code, **params) for code, params in recorded.warnings]
-        return Response(body, status=status.HTTP_201_CREATED)
+        return Response(body, status=status.HTTP_201_CREATED, headers=etag(recorded.match))
 
     def created_body(self, recorded: Recorded) -> dict[str, Any]:
         """The stored match as ``GET /api/v1/matches/{id}/`` shows it, from memory (its
@@ -212,17 +253,36 @@ class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         fresh = match_list(summary=False).get(pk=match.pk)
         return self.detail_serializer_class(fresh, context=self.get_serializer_context()).data
 
-    @extend_schema(request=WithdrawSerializer, responses={200: MatchDetailSerializer})
+    def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """The match, with its ``version`` as ``ETag`` (for ``If-Match``)."""
+        match = self.get_object()
+        data = self.get_serializer(match).data
+        return Response(data, headers=etag(match))
+
+    @extend_schema(
+        request=WithdrawSerializer,
+        parameters=[IF_MATCH],
+        responses={200: MatchDetailSerializer, 412: OpenApiResponse(description="stale If-Match")},
+    )
     @action(detail=True, methods=["post"])
     def withdraw(self, request, pk=None):
         """Withdraw the match (kept with its history, never rated again)."""
         match = self._changeable()
         payload = WithdrawSerializer(data=request.data)
         payload.is_valid(raise_exception=True)
-        match_withdraw(match=match, reason=payload.validated_data["reason"], by=request.user)
-        return Response(self._shown(match))
+        done = match_withdraw(
+            match=match,
+            reason=payload.validated_data["reason"],
+            by=request.user,
+            versions=if_match(request),
+        )
+        return Response(self._shown(match), headers=etag(done))
 
-    @extend_schema(request=CorrectSerializer, responses={200: MatchDetailSerializer})
+    @extend_schema(
+        request=CorrectSerializer,
+        parameters=[IF_MATCH],
+        responses={200: MatchDetailSerializer, 412: OpenApiResponse(description="stale If-Match")},
+    )
     @action(detail=True, methods=["post"])
     @body_limited
     def correct(self, request, pk=None):
@@ -231,8 +291,14 @@ class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         payload = CorrectSerializer(data=request.data)
         payload.is_valid(raise_exception=True)
         data = payload.validated_data
-        match_correct(match=match, record=data["record"], reason=data["reason"], by=request.user)
-        return Response(self._shown(match))
+        done = match_correct(
+            match=match,
+            record=data["record"],
+            reason=data["reason"],
+            by=request.user,
+            versions=if_match(request),
+        )
+        return Response(self._shown(match), headers=etag(done.match))
 
     @extend_schema(responses={200: MatchEventSerializer(many=True)})
     @action(detail=True, methods=["get"], pagination_class=None)

@@ -10,7 +10,8 @@ astronomy ``size``, ``winner`` (a seat), ``moves``, ``resign``;
 9tka ``section-{S}`` (the seat that conquered section S, 0–8, or blank);
 trimorp ``outcome`` (``five`` or ``series``), ``five`` (a seat), ``s{N}-4``,
 ``s{N}-3``, ``s{N}-2``, ``box_opener`` (a seat or blank);
-dominyam ``tp-{N}`` (turn points) and ``tile-{a}-{b}`` (the seat that ate it, or blank).
+dominyam ``tp-{N}`` (turn points), ``tile-{a}-{b}`` (the seat that ate it, or blank) and
+``target_bonus`` (the rule option, ticked or not).
 """
 
 from __future__ import annotations
@@ -113,13 +114,21 @@ def trimorp_summary(
 
 
 def dominyam_summary(
-    players: list[str], turn_points: list[int], tiles: list[list[str]]
+    players: list[str],
+    turn_points: list[int],
+    tiles: list[list[str]],
+    target_bonus: bool = False,
 ) -> dict[str, Any]:
+    """The summary record; ``target_bonus`` (the rule option, default off) is written
+    only when on, as the API's records carry it (one match whichever way it came)."""
     summary = {
         player: {"turn_points": points, "tiles": eaten}
         for player, points, eaten in zip(players, turn_points, tiles, strict=True)
     }
-    return {"game": "dominyam", "players": players, "summary": summary}
+    record: dict[str, Any] = {"game": "dominyam", "players": players, "summary": summary}
+    if target_bonus:
+        record["rules"] = {"target_bonus": True}
+    return record
 
 
 # ---------------------------------------------------------------------------
@@ -149,7 +158,7 @@ def _names(game: str) -> list[str]:
         series = [f"s{n}-{k}" for n in range(3) for k in (4, 3, 2)]
         return ["outcome", "five", "box_opener", *series]
     tiles = [f"tile-{name}" for name in DOMINYAM_TILES]
-    return [f"tp-{n}" for n in range(SEATS["dominyam"][1])] + tiles
+    return [f"tp-{n}" for n in range(SEATS["dominyam"][1])] + tiles + ["target_bonus"]
 
 
 def read_summary(game: str, data: Data) -> SummaryForm:
@@ -286,7 +295,8 @@ def _dominyam(form: SummaryForm, players: list[str], problems: Problems) -> dict
             seat = seat_choice(chosen, players, "tiles", problems)
             if seat is not None:
                 tiles[seat].append(name)
-    return {} if problems else dominyam_summary(players, points, tiles)
+    bonus = bool(form.values.get("target_bonus"))
+    return {} if problems else dominyam_summary(players, points, tiles, bonus)
 
 
 def _seat(value: str, players: list[str], place: str, problems: Problems) -> str | None:

@@ -7,8 +7,11 @@ in ``views_sheet``, ``views_summary`` and ``views_pickers``).
 
 Every form keeps what was typed when something is refused: the problem or the
 engine's error is shown where it belongs (``scoring.entry``'s *places*) and nothing
-is stored. A form posted with ``more`` (the no-script way to add a row, a deal or a
-seat) is shown again with room for it, and stores nothing either.
+is stored. A form sent with an ``Idempotency-Key`` (``federation.idempotency.once``:
+the hidden field the forms' script fills, or the header of a copy queued offline) is
+recorded once; sent again it answers the same match. A form posted with ``more``
+(the no-script way to add a row, a deal or a seat) is shown again with room for it,
+and stores nothing either.
 """
 
 from __future__ import annotations
@@ -17,12 +20,14 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from core.errors import localized, warning
 from core.refusals import refused_onto
+from federation.idempotency import HEADER, once
 from federation.models import Player
 from federation.permissions import organised_clubs
 from scoring.entry.fields import Problems, shown_seats
@@ -50,18 +55,52 @@ def store(
         return None, None
     data = header.cleaned_data
     with refused_onto(denied=_("You may only submit matches for a club you organise.")) as refused:
-        recorded = match_record(
-            club=data["club"],
-            played_on=data["played_on"],
-            record=record,
-            submitted_by=request.user,
-            game_number=data["game_number"],
-        )
-        for code, params in recorded.warnings:
-            messages.warning(request, warning(code, **params)["message"])
-        messages.success(request, _("The match was recorded."))
-        return redirect("match-detail", pk=recorded.match.pk), None
+
+        def record_it() -> dict[str, Any]:
+            recorded = match_record(
+                club=data["club"],
+                played_on=data["played_on"],
+                record=record,
+                submitted_by=request.user,
+                game_number=data["game_number"],
+            )
+            return recorded_answer(recorded.match.pk, recorded.warnings)
+
+        answer, replayed = once(request, record_it)
+        to = reverse("match-detail", args=[answer["match"]])
+        return answered(request, answer, replayed, _("The match was recorded."), to), None
     return None, refused.error
+
+
+def recorded_answer(match: int, warnings: Sequence[Any]) -> dict[str, Any]:
+    """What a recorded form keeps under its key: the match and the warnings' codes."""
+    return {"match": match, "warnings": [[code, params] for code, params in warnings]}
+
+
+def answered(
+    request: HttpRequest, answer: dict[str, Any], replayed: bool, recorded: str, to: str
+) -> HttpResponse:
+    """The answer to a recorded form: a redirect to ``to`` with the page's messages; to
+    a copy sent from the device's queue (the ``Idempotency-Key`` header), the outcome
+    as JSON (``stored`` or ``duplicate``, the match and its page)."""
+    shown = [warning(code, **params)["message"] for code, params in answer.get("warnings", [])]
+    again = _("This form had already been sent: the match was recorded once, here it is.")
+    if request.headers.get(HEADER):
+        body = {
+            "outcome": "duplicate" if replayed else "stored",
+            "match": answer["match"],
+            "url": request.build_absolute_uri(to),
+            "message": again if replayed else recorded,
+            "warnings": [] if replayed else shown,
+        }
+        return JsonResponse(body, status=200 if replayed else 201)
+    if replayed:
+        messages.info(request, again)
+    else:
+        for text in shown:
+            messages.warning(request, text)
+        messages.success(request, recorded)
+    return redirect(to)
 
 
 def place_messages(
@@ -70,7 +109,8 @@ def place_messages(
     """The words to show at each place: the form's problems, then the refusal's."""
     found = {where: problem_text(code, params) for where, (code, params) in problems.found.items()}
     if error and place and error.get("code"):
-        found.setdefault(place, localized(error["code"], None, error.get("params") or {}))
+        params = error.get("params") or {}
+        found.setdefault(place, localized(error["code"], None, params, public=True))
     return found
 
 

@@ -16,6 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from core.dates import DateField
 from core.errors import localized
 from core.text import find_unsafe
 from federation.permissions import organised_clubs
@@ -75,9 +76,7 @@ class MatchHeaderForm(forms.Form):
     club: forms.ModelChoiceField = forms.ModelChoiceField(
         queryset=None, label=_("Club"), to_field_name="slug"
     )
-    played_on = forms.DateField(
-        label=_("Played on"), initial=_today, widget=forms.DateInput(attrs={"type": "date"})
-    )
+    played_on = DateField(label=_("Played on"), initial=_today)
     game_number = forms.IntegerField(
         label=_("Game number"),
         min_value=1,
@@ -125,11 +124,7 @@ class ImportForm(forms.Form):
     club: forms.ModelChoiceField = forms.ModelChoiceField(
         queryset=None, label=_("Club"), to_field_name="slug"
     )
-    played_on = forms.DateField(
-        label=_("Date of the rows without a date"),
-        initial=_today,
-        widget=forms.DateInput(attrs={"type": "date"}),
-    )
+    played_on = DateField(label=_("Date of the rows without a date"), initial=_today)
     file = forms.FileField(
         label=_("File"),
         help_text=_("CSV of summaries, JSON array or JSON lines of records; at most 10 MB."),
@@ -161,6 +156,8 @@ class MatchCorrectForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 14, "cols": 90, "spellcheck": "false"}),
     )
     reason = forms.CharField(label=_("Reason"), max_length=1000)
+    #: the version the page showed: a correction of a match changed meanwhile is refused
+    version = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -171,3 +168,4 @@ class MatchCorrectForm(forms.Form):
 
 class MatchWithdrawForm(forms.Form):
     reason = forms.CharField(label=_("Reason"), max_length=1000)
+    version = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)

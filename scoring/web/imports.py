@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 
 from core.refusals import refused_onto
 from federation.permissions import organised_clubs
+from scoring.entry.files import MAX_FILE_BYTES, FileRefused, body_too_large
 from scoring.imports import import_create, import_list, import_report
 from scoring.models import ImportJob
 from scoring.tasks import enqueue_import
@@ -20,6 +21,8 @@ from scoring.web.forms import ImportForm
 @login_required
 def match_import(request: HttpRequest) -> HttpResponse:
     """Upload a file of matches; its rows are stored by a background task."""
+    if request.method == "POST" and body_too_large(request.META):  # before reading it
+        raise FileRefused("import-too-large", limit_mb=MAX_FILE_BYTES >> 20)
     form = ImportForm(request.POST or None, request.FILES or None, user=request.user)
     error = None
     if request.method == "POST" and form.is_valid():
@@ -29,7 +32,7 @@ def match_import(request: HttpRequest) -> HttpResponse:
         ) as refused:
             job = import_create(
                 club=data["club"],
-                content=upload.read(),
+                content=upload,
                 file_name=upload.name or "",
                 played_on=data["played_on"],
                 submitted_by=request.user,

@@ -19,15 +19,17 @@ from django.core.paginator import InvalidPage
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
-from core.errors import warning
+from core.confirm import confirmed
 from core.generations import MATCHES, PLAYERS, changed_at, generations
 from core.http_cache import (
     SHORT,
     Validators,
     cached,
+    canonical_redirect,
     finish,
     not_modified,
     page_parts,
@@ -35,21 +37,26 @@ from core.http_cache import (
 )
 from core.pagination import keyset_page
 from core.refusals import refused_onto
+from federation.idempotency import once
 from federation.models import Game
-from federation.months import parse_month
 from federation.permissions import can_write_for_club
 from scoring.models import Match, Status
 from scoring.selectors import match_list, match_rows
 from scoring.services import match_correct, match_record, match_withdraw
 from scoring.web.display import match_display
 from scoring.web.entry import GAMES as ENTRY_GAMES
+from scoring.web.entry import answered, recorded_answer
+from scoring.web.filters import read_filters
 from scoring.web.forms import MatchCorrectForm, MatchSubmitForm, MatchWithdrawForm
+from scoring.web.withdraw import withdraw_confirmation
 
 #: what a page above scoring adds to the match page's context
 Extra = Callable[[Match], dict[str, Any]]
 #: the list's keys, each descending (the order of ``match_list``), and its page size
 KEYS = ("played_on", "id")
 PAGE_SIZE = 25
+#: the query parameters the list reads (any other is redirected away)
+LIST_READS = ("game", "club", "player", "month", "cursor", "page")
 
 
 def match_index(request: HttpRequest) -> HttpResponseBase:
@@ -61,40 +68,44 @@ def match_index(request: HttpRequest) -> HttpResponseBase:
     kept rendered until a match, a player or a club changes (the ``matches`` and
     ``players`` generations), for ``SHORT`` seconds at most, and a conditional GET is a
     304 from the cache alone, as for the ranking pages."""
+    moved = canonical_redirect(request, LIST_READS)
+    if moved is not None:
+        return moved
     gens = generations(MATCHES, PLAYERS)
+    parts = page_parts(request, html=True, reads=LIST_READS)
     content = Validators.of(
-        ["match-page", gens[MATCHES], gens[PLAYERS], *page_parts(request, html=True)],
+        ["match-page", gens[MATCHES], gens[PLAYERS], *parts],
         changed_at(gens[MATCHES], gens[PLAYERS]),
     )
     validators = page_validators(request, content)
     response = not_modified(request, validators)
     if response is None:
-        body = cached(content.key, lambda: _list_html(request), SHORT)
-        response = render(request, "scoring/match_list.html", {"body": mark_safe(body)})
+        status, heading, body = cached(content.key, lambda: _list_html(request), SHORT, by=request)
+        context = {"body": mark_safe(body), "heading": heading}
+        response = render(request, "scoring/match_list.html", context, status=status)
     vary = ["Accept-Language", "Cookie"]  # the page shows its visitor and a CSRF token
     return finish(response, validators, immutable=False, private=True, vary=vary)
 
 
-def _list_html(request: HttpRequest) -> str:
-    """The list's part of its page: a page of matches and the links to the others."""
-    params = request.GET
-    month = parse_month(params.get("month", ""))
-    matches = match_list(
-        game=params.get("game") or None,
-        club=params.get("club") or None,
-        player=params.get("player") or None,
-        month=month,
-    )
-    try:
-        page = keyset_page(matches, keys=KEYS, size=PAGE_SIZE, **_position(params))
-    except InvalidPage:
-        page = keyset_page(matches, keys=KEYS, size=PAGE_SIZE)
-    context = {
-        "matches": page.object_list,
-        "older_url": _page_url(request, page.next),
-        "newer_url": _page_url(request, page.previous),
-    }
-    return render_to_string("scoring/_match_list.html", context, request=request)
+def _list_html(request: HttpRequest) -> tuple[int, str, str]:
+    """The list's part of its page (the filter form, a page of matches and the links
+    to the others), its heading naming the filters, and its status: 400 for filters
+    that name nothing (said at their field, no match listed)."""
+    filters = read_filters(request.GET)
+    context: dict[str, Any] = {"filters": filters, "matches": [], "filtered": filters.active}
+    if filters.valid:
+        matches = match_list(**filters.kwargs)
+        try:
+            page = keyset_page(matches, keys=KEYS, size=PAGE_SIZE, **_position(request.GET))
+        except InvalidPage:
+            page = keyset_page(matches, keys=KEYS, size=PAGE_SIZE)
+        context.update(
+            matches=page.object_list,
+            older_url=_page_url(request, page.next),
+            newer_url=_page_url(request, page.previous),
+        )
+    body = render_to_string("scoring/_match_list.html", context, request=request)
+    return (200 if filters.valid else 400), filters.heading, body
 
 
 def _position(params: Any) -> dict[str, str | None]:
@@ -123,8 +134,9 @@ def match_page(request: HttpRequest, pk: int, extra: Extra | None = None) -> Htt
     engine's error, the form as it was sent, and nothing changed."""
     match = get_object_or_404(match_rows(summary=False), pk=pk)
     may_change = can_write_for_club(request.user, match.club)
-    correct_form = MatchCorrectForm(initial={"record_text": _record_text(match)})
-    withdraw_form, error = MatchWithdrawForm(), None
+    shown = {"version": match.version}  # the forms send back the version they showed
+    correct_form = MatchCorrectForm(initial={"record_text": _record_text(match), **shown})
+    withdraw_form, error = MatchWithdrawForm(initial=shown), None
     if request.method == "POST":
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
@@ -132,6 +144,8 @@ def match_page(request: HttpRequest, pk: int, extra: Extra | None = None) -> Htt
             raise PermissionDenied
         form: forms.Form
         if request.POST.get("action") == "withdraw":
+            if not confirmed(request):  # nothing irreversible without its confirmation
+                return withdraw_confirmation(request, match)
             withdraw_form = MatchWithdrawForm(request.POST)
             form, change = withdraw_form, _withdraw
         else:
@@ -155,12 +169,23 @@ def match_page(request: HttpRequest, pk: int, extra: Extra | None = None) -> Htt
 
 
 def _withdraw(request: HttpRequest, match: Match, data: dict[str, Any]) -> None:
-    match_withdraw(match=match, reason=data["reason"], by=request.user)
+    match_withdraw(match=match, reason=data["reason"], by=request.user, versions=_shown(data))
     messages.success(request, _("The match was withdrawn."))
 
 
+def _shown(data: dict[str, Any]) -> set[int] | None:
+    """The version the form was shown with (none from an older page: no check)."""
+    return {data["version"]} if data.get("version") else None
+
+
 def _correct(request: HttpRequest, match: Match, data: dict[str, Any]) -> None:
-    match_correct(match=match, record=data["record"], reason=data["reason"], by=request.user)
+    match_correct(
+        match=match,
+        record=data["record"],
+        reason=data["reason"],
+        by=request.user,
+        versions=_shown(data),
+    )
     messages.success(request, _("The match was corrected."))
 
 
@@ -189,17 +214,20 @@ def match_submit(request: HttpRequest) -> HttpResponse:
         with refused_onto(
             denied=_("You may only submit matches for a club you organise.")
         ) as refused:
-            recorded = match_record(
-                club=data["club"],
-                played_on=data["played_on"],
-                record=data["record"],
-                submitted_by=request.user,
-                game_number=data["game_number"],
-            )
-            for code, params in recorded.warnings:
-                messages.warning(request, warning(code, **params)["message"])
-            messages.success(request, _("The match was recorded."))
-            return redirect("match-detail", pk=recorded.match.pk)
+
+            def record_it() -> dict[str, Any]:
+                recorded = match_record(
+                    club=data["club"],
+                    played_on=data["played_on"],
+                    record=data["record"],
+                    submitted_by=request.user,
+                    game_number=data["game_number"],
+                )
+                return recorded_answer(recorded.match.pk, recorded.warnings)
+
+            answer, replayed = once(request, record_it)
+            to = reverse("match-detail", args=[answer["match"]])
+            return answered(request, answer, replayed, _("The match was recorded."), to)
         error = refused.error
     status = 400 if request.method == "POST" else 200
     games = {game.key: game.label for game in Game.objects.all()}

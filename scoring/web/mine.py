@@ -8,14 +8,14 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from core.params import whole_number
 from scoring.submissions import seat_name, submission_page, submitted_imports
 
 
 @login_required
 def my_submissions(request: HttpRequest) -> HttpResponse:
     """The user's submitted matches (keyset pages, newest first) and imports."""
-    before_text = request.GET.get("before", "")
-    before = int(before_text) if before_text.isdigit() else None
+    before = whole_number(request.GET.get("before"), parameter="before")
     page = submission_page(user=request.user, before=before)
     rows = [{"match": m, "players": [seat_name(s, m) for s in m.seats.all()]} for m in page.matches]
     context = {

@@ -11,6 +11,8 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 
 from core.errors import localized
+from core.form_limits import shown_again
+from core.params import digits
 from scoring.engine.divisor.sets import DEFAULT_DIVISORS, SETS
 from scoring.entry.fields import Problems
 from scoring.entry.sheet import (
@@ -52,10 +54,10 @@ def sheet_page(
     the players cannot change)."""
     sheet, problems, error, place = initial or fresh_sheet(), Problems(), None, None
     extra = dict(extra or {})
-    if request.method == "POST":
+    if request.method == "POST" or shown_again(request):
         sheet = read_sheet(request.POST)
         more = request.POST.get("more", "")
-        if more:
+        if more or shown_again(request):
             _make_room(sheet, more, fixed=bool(extra.get("seats_fixed")))
         else:
             built = sheet_record(sheet)
@@ -68,7 +70,7 @@ def sheet_page(
                 error = _on_the_sheet(error, place)
     shown = place_messages(problems, error, place)
     bounds = (len(sheet.seats), len(sheet.seats)) if extra.get("seats_fixed") else None
-    fresh = request.method != "POST" and initial is None
+    fresh = not request.POST and initial is None
     context = _sheet_context(sheet, shown, fresh=fresh, bounds=bounds)
     context.update(error_place=place, problem_count=len(problems.found), **extra)
     return entry_page(request, template, header, context, error)
@@ -80,7 +82,7 @@ def _on_the_sheet(error: dict[str, Any], place: str | None) -> dict[str, Any]:
     found = ROW_PLACE.match(place or "")
     if not found or not error.get("code"):
         return error
-    words = localized(error["code"], None, error.get("params") or {})
+    words = localized(error["code"], None, error.get("params") or {}, public=True)
     deal, row = int(found.group(1)) + 1, int(found.group(2)) + 1
     message = _("Deal %(deal)s, row %(row)s: %(message)s") % {
         "deal": deal,
@@ -95,8 +97,9 @@ def _make_room(sheet: Sheet, more: str, *, fixed: bool = False) -> None:
         sheet.seats.append("")
     elif more == "deal":
         sheet.deals.append(SheetDeal())
-    elif more.startswith("d") and more[1:].isdigit() and int(more[1:]) < len(sheet.deals):
-        sheet.deals[int(more[1:])].rows.extend(SheetRow() for _ in range(BLANK_ROWS))
+    elif (deal := digits(more[1:], len(sheet.deals) - 1)) is not None and more[:1] == "d":
+        # "d<deal>" with ASCII digits; any other value of the button is ignored
+        sheet.deals[deal].rows.extend(SheetRow() for _ in range(BLANK_ROWS))
 
 
 def _sheet_context(

@@ -8,8 +8,9 @@ from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy
 
+from core.form_limits import shown_again
 from federation.models import Game
 from scoring.engine.divisor.sets import DEFAULT_DIVISORS, SETS
 from scoring.engine.dominyam.tiles import TILES
@@ -35,8 +36,12 @@ from scoring.web.forms import MatchHeaderForm
 
 #: what a seat is called where the game gives it a role
 SEAT_NAMES = {
-    "astronomy": (_lazy("First player"), _lazy("Second player")),
-    "trimorp": (_lazy("White (squares)"), _lazy("Grey (circles)"), _lazy("Black (hexagons)")),
+    "astronomy": (gettext_lazy("First player"), gettext_lazy("Second player")),
+    "trimorp": (
+        gettext_lazy("White (squares)"),
+        gettext_lazy("Grey (circles)"),
+        gettext_lazy("Black (hexagons)"),
+    ),
 }
 BLANK_DEAL: dict[str, Any] = {"points": [], "pips": [], "blocked": False}
 
@@ -64,10 +69,12 @@ def summary_page(
     form, problems, error, place = initial or fresh_summary(game), Problems(), None, None
     extra = dict(extra or {})
     fixed = bool(extra.get("seats_fixed"))
-    if request.method == "POST":
+    if request.method == "POST" or shown_again(request):
         form = read_summary(game, request.POST)
         more = request.POST.get("more", "")
-        if more == "seat" and not fixed and len(form.seats) < SEATS[game][1]:
+        if shown_again(request):
+            pass  # refused for its size: shown again, nothing stored
+        elif more == "seat" and not fixed and len(form.seats) < SEATS[game][1]:
             form.seats.append("")
         elif more == "deal":
             form.deals.append(dict(BLANK_DEAL))

@@ -2,9 +2,21 @@
 
 from django.urls import path
 
-from scoring.web import correct, imports, matches, mine, pickers, sheet, summary
+from scoring.web import (
+    correct,
+    formats,
+    imports,
+    matches,
+    mine,
+    paper,
+    pickers,
+    sheet,
+    summary,
+    withdraw,
+)
 
 urlpatterns = [
+    path("help/formats/", formats.record_formats, name="record-formats"),
     path("matches/", matches.match_index, name="match-list"),
     path("matches/submit/", matches.match_submit, name="match-submit"),
     path("matches/mine/", mine.my_submissions, name="my-submissions"),
@@ -12,6 +24,11 @@ urlpatterns = [
         "matches/enter/divisor/sheet/",
         sheet.match_enter_sheet,
         name="match-enter-sheet",
+    ),
+    path(
+        "matches/enter/divisor/sheet/print/",
+        paper.blank_divisor_sheet,
+        name="match-sheet-paper",
     ),
     path("matches/enter/players/", pickers.entry_players, name="match-enter-players"),
     path(
@@ -27,4 +44,5 @@ urlpatterns = [
     ),
     path("matches/<int:pk>/", matches.match_detail, name="match-detail"),
     path("matches/<int:pk>/correct/", correct.match_correct_page, name="match-correct"),
+    path("matches/<int:pk>/withdraw/", withdraw.match_withdraw_page, name="match-withdraw"),
 ]

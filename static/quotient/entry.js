@@ -260,7 +260,7 @@
   }
 
   // "More rows" without a round trip when the script runs.
-  for (const button of form.querySelectorAll("[data-add-row]")) {
+  const bindAddRow = (button) =>
     button.addEventListener("click", (event) => {
       event.preventDefault();
       const deal = button.closest("[data-deal]");
@@ -275,6 +275,46 @@
       }
       compute();
       rows[rows.length - 4].querySelector(".row-sum").focus();
+    });
+  form.querySelectorAll("[data-add-row]").forEach(bindAddRow);
+
+  // "Add a deal" without a round trip (nor a network: entry works offline): a copy
+  // of the last deal, renamed and emptied.
+  const dealsBox = form.querySelector("[data-deals]");
+  const addDeal = form.querySelector("[data-add-deal]");
+  if (dealsBox && addDeal) {
+    addDeal.addEventListener("click", (event) => {
+      const deals = dealsBox.querySelectorAll("[data-deal]");
+      if (!deals.length) return; // the server makes the first
+      event.preventDefault();
+      const last = deals[deals.length - 1];
+      const index = Math.max(...Array.from(deals, (d) => Number(d.dataset.deal))) + 1;
+      const copy = last.cloneNode(true);
+      const old = new RegExp(`^(id_)?${last.id}(?=-|$)`);
+      const fresh = (value) => value.replace(old, (found, prefix) => `${prefix || ""}d${index}`);
+      copy.dataset.deal = String(index);
+      for (const el of [copy, ...copy.querySelectorAll("[id],[name],[for],[data-add-row]")]) {
+        for (const attr of ["id", "name", "for"]) {
+          if (el.hasAttribute(attr)) el.setAttribute(attr, fresh(el.getAttribute(attr)));
+        }
+        if (el.matches("[data-add-row]")) el.value = `d${index}`;
+      }
+      for (const error of copy.querySelectorAll(".field-error")) error.remove();
+      for (const marked of [copy, ...copy.querySelectorAll(".has-error")]) marked.classList.remove("has-error");
+      for (const input of copy.querySelectorAll("input")) {
+        if (input.type === "checkbox" || input.type === "radio") input.checked = false;
+        else if (input.type !== "hidden") input.value = "";
+      }
+      for (const select of copy.querySelectorAll("select")) select.value = select.classList.contains("row-kind") ? "sum" : "";
+      for (const row of copy.querySelectorAll("[data-row]")) row.dataset.auto = "";
+      for (const output of copy.querySelectorAll("output")) output.textContent = "";
+      const title = copy.querySelector("h2");
+      if (title) title.textContent = title.textContent.replace(/\d+/, String(index + 1));
+      copy.querySelectorAll("[data-add-row]").forEach(bindAddRow);
+      dealsBox.append(copy);
+      compute();
+      const first = copy.querySelector("select, input:not([type=hidden])");
+      if (first) first.focus();
     });
   }
 

@@ -95,7 +95,7 @@ def test_an_organiser_enters_a_score_sheet_fixes_an_error_and_sees_the_match(
     error_row = page.locator(".sheet-row.has-error")
     assert error_row.count() == 1
     assert error_row.get_attribute("id") == "d0-r2"
-    assert "it is cem's turn, not ana's" in error_row.inner_text()
+    assert "it is Cem Yilmaz's turn, not Ana Lima's" in error_row.inner_text()  # public names
     assert page.locator("input[name=d0-r1-sum]").input_value() == "15"
     assert Match.objects.count() == 0
     assert overflow(page) == 0

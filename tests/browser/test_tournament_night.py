@@ -52,7 +52,9 @@ def test_an_organiser_pairs_and_publishes_the_first_round(
     page.click("button:has-text('Pair the next round')")
     page.wait_for_load_state("networkidle")
     assert Round.objects.filter(tournament=tournament, number=1).exists()
-    page.click("button:has-text('Publish')")
+    page.click("a:has-text('Publish')")  # a confirmation page first, without JavaScript
+    assert "Publish round 1" in page.locator("h1").inner_text()
+    page.click("button:has-text('Publish round 1')")
     page.wait_for_load_state("networkidle")
     assert Round.objects.get(tournament=tournament, number=1).status == "published"
 

@@ -14,15 +14,9 @@ import time_machine
 from federation.models import IdempotencyKey
 from quotient.accounts.tokens import token_create
 from scoring.models import Match
-from tests.factories import PlayerFactory
-from tests.scoring.test_api import SHEET_RECORD
+from tests.samples import SHEET_RECORD
 
 BODY = {"club": "lyon", "played_on": "2026-11-02", "record": SHEET_RECORD}
-
-
-@pytest.fixture
-def players(club):
-    return [PlayerFactory(handle=h, club=club) for h in ("ana", "ben", "cem")]
 
 
 def post(api, body, key):

@@ -33,7 +33,7 @@ def test_search_key(text, key):
 
 
 @pytest.fixture
-def players(club):
+def searchable(club):
     berlin = ClubFactory(slug="berlin", name="Berliner Dominofreunde", country="DE")
     PlayerFactory(handle="chlo2", display_name="Chloé Martin", club=club, public_name=True)
     PlayerFactory(handle="cd7", display_name="Chloé Dubois", club=berlin, public_name=False)
@@ -74,14 +74,14 @@ def test_the_migration_fills_existing_players(club):
         ("%", []),  # no wildcard
     ],
 )
-def test_the_search_page(client, players, query, found):
+def test_the_search_page(client, searchable, query, found):
     response = client.get("/players/", {"q": query})
     assert response.status_code == 200
     assert [p.handle for p in response.context["page"].object_list] == found
 
 
 @pytest.mark.django_db
-def test_the_page_shows_initials_without_consent_and_lists_everyone(client, players):
+def test_the_page_shows_initials_without_consent_and_lists_everyone(client, searchable):
     page = client.get("/players/?q=cd7").content.decode()
     assert "C. D." in page and "Dubois" not in page
     assert "Berliner Dominofreunde" in page and "<abbr" in page
@@ -105,7 +105,7 @@ def test_the_search_page_is_paginated(client, club):
     ("query", "found"),
     [("chloe", {"chlo2", "chloe_k"}), ("Chloé", {"chlo2", "chloe_k"}), ("dubois", set())],
 )
-def test_the_api_search_is_the_same(api, players, query, found):
+def test_the_api_search_is_the_same(api, searchable, query, found):
     body = api.get("/api/v1/players/", {"search": query}).json()
     assert {p["handle"] for p in body["results"]} == found
 
@@ -138,14 +138,14 @@ def test_player_fields_read_as_written(api, club, organiser):
     ("query", "found"),
     [("chloe", ["chlo2", "chloe_k"]), ("CHLOÉ MARTIN", ["chlo2"]), ("dubois", []), ("", [])],
 )
-def test_the_tournament_pages_search_the_same_way(players, query, found):
+def test_the_tournament_pages_search_the_same_way(searchable, query, found):
     from tournaments.selectors import player_search
 
     assert [p.handle for p in player_search(query)] == found
 
 
 @pytest.mark.django_db
-def test_the_seat_pickers_search_the_same_way(client, players, organiser):
+def test_the_seat_pickers_search_the_same_way(client, searchable, organiser):
     """The entry forms' pickers: the club's own players by any spelling of their name
     (its organiser knows them all), other clubs' by handle or consented name."""
     PlayerFactory(

@@ -94,3 +94,9 @@ def endpoint(club, organiser, receiver):
     from hooks.services import endpoint_create
 
     return endpoint_create(url=receiver.url, events=NAMES, club=club, by=organiser)
+
+
+@pytest.fixture
+def production(settings):
+    """Webhook addresses checked as in production: no private or loopback address."""
+    settings.WEBHOOK_ALLOW_PRIVATE = False

@@ -32,11 +32,6 @@ def test_only_global_unicast_addresses_are_public(address, public):
     assert is_public(address) is public
 
 
-@pytest.fixture
-def production(settings):
-    settings.WEBHOOK_ALLOW_PRIVATE = False
-
-
 @pytest.mark.parametrize(
     ("url", "code"),
     [

@@ -15,11 +15,6 @@ pytestmark = pytest.mark.django_db
 URL = "/api/v1/webhooks/"
 
 
-@pytest.fixture
-def production(settings):
-    settings.WEBHOOK_ALLOW_PRIVATE = False
-
-
 def test_an_organiser_registers_an_endpoint_and_sees_its_secret_once(
     api, club, organiser, receiver
 ):

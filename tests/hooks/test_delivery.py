@@ -31,7 +31,7 @@ T0 = dt.datetime(2026, 11, 20, 18, 0, tzinfo=dt.UTC)
 
 
 @pytest.fixture(autouse=True)
-def clock():
+def running_clock():
     """From T0 on, the clock running (the signature's timestamp is checked against it)."""
     with time_machine.travel(T0, tick=True):
         yield

@@ -9,7 +9,6 @@ import datetime as dt
 import json
 
 import pytest
-import time_machine
 from jsonschema import Draft202012Validator
 
 from hooks.events import NAMES
@@ -18,15 +17,9 @@ from hooks.payloads import schema
 from hooks.services import endpoint_create
 from tests.tournaments.flow import PLAYED_ON, play_round, table_record
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("evening")]
 
 NOW = dt.datetime(2026, 11, 20, 18, tzinfo=dt.UTC)
-
-
-@pytest.fixture(autouse=True)
-def clock():
-    with time_machine.travel(NOW, tick=False):
-        yield
 
 
 @pytest.fixture

@@ -21,6 +21,7 @@ LISTS = [
     "tournaments",
     "rankings",
     "webhooks",
+    "series",
     "auth_token",
 ]
 
@@ -51,8 +52,10 @@ def test_the_root_lists_every_endpoint_in_the_api(api, published):
         assert response["Content-Type"] == "application/json", name
     assert body["templates"] == {
         "club": "http://testserver/api/v1/clubs/{slug}/",
+        "club_stats": "http://testserver/api/v1/clubs/{slug}/stats/",
         "player": "http://testserver/api/v1/players/{handle}/",
         "player_history": "http://testserver/api/v1/players/{handle}/history/",
+        "player_versus": "http://testserver/api/v1/players/{handle}/vs/{other}/",
         "player_ranking": "http://testserver/api/v1/players/{handle}/rankings/{game}/{month}/",
         "match": "http://testserver/api/v1/matches/{id}/",
         "tournament": "http://testserver/api/v1/tournaments/{slug}/",
@@ -62,6 +65,7 @@ def test_the_root_lists_every_endpoint_in_the_api(api, published):
     }
     match = Match.objects.order_by("id").first()
     values = {"slug": "lyon", "handle": "p00", "game": "divisor", "month": "2026-11"}
+    values["other"] = "p01"
     values["id"] = str(match.pk)
     for name, template in body["templates"].items():
         if name == "tournament":

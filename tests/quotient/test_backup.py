@@ -110,3 +110,25 @@ def test_verify_integrity_reports_a_damaged_record_and_list(games):
         assert finding.startswith("ranking trimorp "), finding
         assert finding.endswith("the stored results no longer give its inputs hash"), finding
     assert raised.match(rf"^{len(findings)} mismatches")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_backups_are_private_whatever_the_umask(tmp_path, games):
+    """A dump holds password hashes and API tokens: 0600 in a 0700 directory, even
+    under umask 022 and into a directory that existed with 0755 (issue 20, defect 11)."""
+    from tests.conftest import subprocess_database_url
+
+    existing = tmp_path / "backups"
+    existing.mkdir(mode=0o755)
+    existing.chmod(0o755)
+    fresh = tmp_path / "new" / "backups"
+    for target in (existing, fresh):
+        script = f'umask 022; bash deploy/scripts/backup.sh "$1" "{target}"'
+        dumped = run(
+            ["bash", "-c", script, "backup", subprocess_database_url()], BACKUP_METRICS_DIR=""
+        )
+        assert dumped.returncode == 0, dumped.stderr
+        dump = Path(dumped.stdout.strip().splitlines()[-1])
+        assert dump.parent == target
+        assert oct(dump.stat().st_mode & 0o777) == oct(0o600)
+        assert oct(target.stat().st_mode & 0o777) == oct(0o700)

@@ -64,7 +64,7 @@ def test_nul_or_lone_surrogate_in_a_body_is_a_400_and_nothing_is_stored(api, org
 @pytest.mark.django_db
 def test_deleting_a_club_with_matches_is_a_409_naming_them(api, federation_admin, club):
     from scoring.services import match_record
-    from tests.scoring.test_api import SHEET_RECORD
+    from tests.samples import SHEET_RECORD
 
     for handle in ("ana", "ben", "cem"):
         PlayerFactory(handle=handle, club=club)

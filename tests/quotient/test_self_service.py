@@ -14,24 +14,24 @@ from tests.factories import ClubFactory, OrganiserFactory, UserFactory
 
 
 @pytest.fixture
-def organiser_client(client, club):
+def emailed_organiser_client(client, club):
     membership = OrganiserFactory(club=club, user=UserFactory(username="org", email="o@x.org"))
     client.force_login(membership.user)
     return client
 
 
 @pytest.mark.django_db
-def test_logout_is_a_button_that_posts(organiser_client):
-    page = organiser_client.get("/").content.decode()
+def test_logout_is_a_button_that_posts(emailed_organiser_client):
+    page = emailed_organiser_client.get("/").content.decode()
     assert re.search(r'<form action="/accounts/logout/" method="post">', page)
-    response = organiser_client.post("/accounts/logout/")
+    response = emailed_organiser_client.post("/accounts/logout/")
     assert response.status_code == 302 and response["Location"] == "/"
-    assert "_auth_user_id" not in organiser_client.session
+    assert "_auth_user_id" not in emailed_organiser_client.session
 
 
 @pytest.mark.django_db
-def test_password_change(organiser_client):
-    response = organiser_client.post(
+def test_password_change(emailed_organiser_client):
+    response = emailed_organiser_client.post(
         "/accounts/password_change/",
         {
             "old_password": "secret-pass-123",
@@ -60,10 +60,10 @@ def test_password_reset_sends_a_link_that_works(client, club):
 
 
 @pytest.mark.django_db
-def test_an_organiser_registers_a_player_of_their_club(organiser_client, club):
-    form = organiser_client.get("/organiser/players/new/")
+def test_an_organiser_registers_a_player_of_their_club(emailed_organiser_client, club):
+    form = emailed_organiser_client.get("/organiser/players/new/")
     assert form.status_code == 200
-    response = organiser_client.post(
+    response = emailed_organiser_client.post(
         "/organiser/players/new/",
         {"club": club.slug, "handle": "chloe", "display_name": "Chloé Martin", "country": "FR"},
     )
@@ -72,9 +72,9 @@ def test_an_organiser_registers_a_player_of_their_club(organiser_client, club):
 
 
 @pytest.mark.django_db
-def test_a_taken_handle_keeps_the_form(organiser_client, club):
+def test_a_taken_handle_keeps_the_form(emailed_organiser_client, club):
     Player.objects.create(handle="Chloe", display_name="Another", club=club)
-    response = organiser_client.post(
+    response = emailed_organiser_client.post(
         "/organiser/players/new/",
         {"club": club.slug, "handle": "chloe", "display_name": "Chloé Martin"},
     )
@@ -84,9 +84,9 @@ def test_a_taken_handle_keeps_the_form(organiser_client, club):
 
 
 @pytest.mark.django_db
-def test_an_organiser_cannot_register_for_another_club(organiser_client):
+def test_an_organiser_cannot_register_for_another_club(emailed_organiser_client):
     other = ClubFactory(slug="berlin")
-    response = organiser_client.post(
+    response = emailed_organiser_client.post(
         "/organiser/players/new/",
         {"club": other.slug, "handle": "hans", "display_name": "Hans"},
     )
@@ -112,3 +112,38 @@ def test_the_admin_is_branded_and_hides_the_scheduler_from_secretaries(client, a
     index = client.get("/admin/").content
     assert b"Quotient administration" in index and b"Periodic tasks" not in index
     assert client.get("/admin/django_celery_beat/periodictask/").status_code == 403
+
+
+@pytest.mark.django_db
+def test_password_reset_mails_are_limited_per_address_and_per_account(client):
+    """Issue 20, defect 12: 3 mails an hour per address and per account; past that the
+    page answers the same and sends nothing."""
+    UserFactory(username="org", email="org@club.example")
+    answers = [
+        client.post("/accounts/password_reset/", {"email": "org@club.example"}) for _ in range(6)
+    ]
+    assert [a.status_code for a in answers] == [302] * 6
+    assert {a["Location"] for a in answers} == {"/accounts/password_reset/done/"}
+    assert len(mail.outbox) == 3
+    # the same account under another spelling of its address: the account's budget
+    client.post("/accounts/password_reset/", {"email": "ORG@club.example "})
+    assert len(mail.outbox) == 3
+    # another account is not affected
+    UserFactory(username="other", email="other@club.example")
+    client.post("/accounts/password_reset/", {"email": "other@club.example"})
+    assert len(mail.outbox) == 4 and mail.outbox[-1].to == ["other@club.example"]
+
+
+@pytest.mark.django_db
+def test_password_reset_budget_per_account_across_addresses(client):
+    """Two accounts share nothing; one account asked for under three spellings of its
+    address gets three mails at most."""
+    UserFactory(username="org", email="org@club.example")
+    for spelling in [
+        "org@club.example",
+        "Org@club.example",
+        "ORG@club.example",
+        "oRg@club.example",
+    ]:
+        client.post("/accounts/password_reset/", {"email": spelling})
+    assert len(mail.outbox) == 3

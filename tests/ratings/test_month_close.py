@@ -17,6 +17,7 @@ from federation.models import Game
 from federation.months import month_index
 from ratings.close import ranking_params
 from ratings.engine.ranking import compute_ranking
+from ratings.locking import LOCK_CLASS
 from ratings.models import RankingList, RankingRun
 from ratings.services import ranking_publish
 from ratings.storage import month_results
@@ -91,13 +92,28 @@ def test_a_chunk_failing_on_a_worker_fails_the_run(games, celery_worker_process)
     assert not RankingList.objects.exists()
 
 
-def _backend_waiting_on_a_lock(url: str) -> bool:
+def _backends_waiting_on_a_lock(url: str) -> list[int]:
+    """The sessions blocked in the entries' write (their process ids)."""
     with psycopg.connect(url, autocommit=True) as conn:
-        row = conn.execute(
-            "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+        rows = conn.execute(
+            "SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
             " AND query ILIKE 'COPY \"ratings_rankingentry\"%'"  # the entries' write
-        ).fetchone()
-    return row[0] > 0
+        ).fetchall()
+    return [pid for (pid,) in rows]
+
+
+def _ended(url: str, pids: list[int], timeout: float = 60) -> None:
+    """Return once none of the sessions ``pids`` is left and no session holds a month's
+    lock (``ratings.locking``); fail after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    with psycopg.connect(url, autocommit=True) as conn:
+        while conn.execute(
+            "SELECT (SELECT count(*) FROM pg_stat_activity WHERE pid = ANY(%s))"
+            " + (SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND classid = %s::oid)",
+            [pids, LOCK_CLASS],
+        ).fetchone()[0]:
+            assert time.monotonic() < deadline, "the killed run's session never ended"
+            time.sleep(0.05)
 
 
 @pytest.mark.worker
@@ -128,22 +144,18 @@ def test_a_run_killed_mid_write_leaves_nothing_and_a_rerun_is_identical(federati
             stderr=subprocess.STDOUT,
         )
         deadline = time.monotonic() + 60
-        while not _backend_waiting_on_a_lock(url):
+        while not (writing := _backends_waiting_on_a_lock(url)):
             assert command.poll() is None, command.stdout.read().decode()
             assert time.monotonic() < deadline, "the run never reached its write"
             time.sleep(0.1)
         command.send_signal(signal.SIGKILL)
         command.wait(10)
         blocker.rollback()  # release the table: the dead run's transaction aborts
-    time.sleep(0.5)
+    _ended(url, writing)  # its session gone: its transaction rolled back, its locks freed
     assert RankingList.objects.count() == 0
     run = RankingRun.objects.get(game=game, month=OCT)
     assert run.status == "running"  # the dead run never finished
-    for _ in range(50):  # the dead session may take a moment to release its lock
-        rerun = ranking_publish(game=game, month=OCT)
-        if rerun.status != "locked":
-            break
-        time.sleep(0.2)
+    rerun = ranking_publish(game=game, month=OCT)
     assert rerun.status == "published"
     assert stored(rerun.ranking) == expected(game, OCT)
     run.refresh_from_db()

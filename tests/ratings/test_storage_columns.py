@@ -6,28 +6,28 @@ the same order, the same inputs hash), and the stored entries what the engine li
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 
 import numpy as np
 import pytest
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, connection, connections, transaction
 from django.db.models import ProtectedError
+from django.test.utils import CaptureQueriesContext
 
 from federation.models import Game, Player
 from federation.months import first_day, month_index
-from ratings import publication, storage
+from ratings import publication
 from ratings.close import _read_inputs, ranking_params
+from ratings.engine.canonical_json import canonical_json
+from ratings.engine.columns import ResultColumns, ResultList
 from ratings.engine.params import Params
-from ratings.engine.results import Result, ResultColumns, ResultList, canonical_json
+from ratings.engine.ranking import compute_ranking
+from ratings.engine.results import Result
 from ratings.models import RankingEntry, RankingList, RankingRun
 from ratings.services import ranking_publish
-from ratings.storage import (
-    _window_columns,
-    _window_rows_orm,
-    inputs_hash,
-    month_columns,
-    month_results,
-)
+from ratings.storage import _window_rows_orm, inputs_hash, month_columns, month_results
+from ratings.window_copy import window_columns
 from scoring.models import Match, MatchSeat, Status
 from tests.builders import record_month
 
@@ -57,7 +57,7 @@ def test_matches_and_seats_in_any_order_become_rows():
         "player": np.array([40, 12, 2, 41, 10, 3, 9, 11]),
         "rank": np.array([2, 1, 1, 1, 3, 2, 1, 2]),
     }
-    columns = _window_columns(raw)
+    columns = window_columns(raw)
     assert list(columns) == [
         Result("2026-09-30:é-a", 2026 * 12 + 8, 2026 * 12 + 9, ("2", "3"), (1, 2)),
         Result("2026-10-02:a", 2026 * 12 + 9, 2026 * 12 + 10, ("41", "40"), (1, 2)),
@@ -78,7 +78,7 @@ def test_counted_before_played_is_refused():
         "rank": np.array([1, 2]),
     }
     with pytest.raises(ValueError, match="counted >= played"):
-        _window_columns(raw)
+        window_columns(raw)
 
 
 def orm_window(game: Game, month: dt.date, params: Params) -> ResultColumns:
@@ -172,25 +172,28 @@ def test_the_window_read_in_parts_is_the_window_read_whole(federation, monkeypat
     matches = record_month(club=club, handles=handles, month=OCT, count=30, seed=10)
     MatchSeat.objects.filter(match=matches[1]).update(rank=None)
     game, params = Game.objects.get(key="divisor"), ranking_params()
-    parts = []
-    read_apart = storage._read_part_apart
+    opened = []  # the connections opened besides this one, in any thread (Django's call)
+    wrapper = type(connections["default"])  # the backend's DatabaseWrapper
+    new_connection = wrapper.get_new_connection
     monkeypatch.setattr(
-        storage,
-        "_read_part_apart",
-        lambda *args: parts.append(args[2]) or read_apart(*args),
+        wrapper,
+        "get_new_connection",
+        lambda self, params: opened.append(params) or new_connection(self, params),
     )
     assert not connection.in_atomic_block
-    split = month_columns(game, OCT, params)
-    assert parts == [1]  # part 0 on this connection, part 1 on another
-    with transaction.atomic():
+    with CaptureQueriesContext(connection) as here:
+        split = month_columns(game, OCT, params)
+    assert len(opened) == 1  # part 0 on this connection, part 1 on another
+    with transaction.atomic(), CaptureQueriesContext(connection) as alone:
         whole = month_columns(game, OCT, params)
-    assert parts == [1]  # one statement
+    assert len(opened) == 1  # one statement, on this connection
+    assert len(alone.captured_queries) < len(here.captured_queries)  # no snapshot to share
     assert list(split) == list(whole) == list(orm_window(game, OCT, params))
     assert split.names == whole.names and len(split) == 25 + 30 - 1
     for name in ("keys", "key_ends", "played", "counted", "sizes", "slots", "ranks"):
         assert np.array_equal(getattr(split, name), getattr(whole, name)), name
     run = ranking_publish(game=game, month=OCT)
-    assert parts == [1, 1] and run.status == RankingRun.Status.PUBLISHED
+    assert len(opened) == 2 and run.status == RankingRun.Status.PUBLISHED
     assert run.ranking.inputs_hash == inputs_hash(whole, params)
 
 
@@ -218,23 +221,22 @@ def test_a_player_a_list_names_cannot_be_deleted(federation):
 
 
 @pytest.mark.django_db
-def test_a_list_naming_a_missing_player_is_refused_whole(federation, monkeypatch):
+def test_a_list_naming_a_missing_player_is_refused_whole(federation):
     """``store_list`` checks the new list's players in one query: a player id that
     does not exist (here slipped into the computed entries) makes the publication fail
     with nothing stored."""
     club, handles = federation
     record_month(club=club, handles=handles[:6], month=OCT, count=20, seed=10)
-    copy = publication._copy_entries
-
-    def with_a_stranger(columns):
-        values, null = columns["player"]
-        values = values.copy()
-        values[0] = Player.objects.order_by("-pk").values_list("pk", flat=True)[0] + 999
-        copy({**columns, "player": (values, null)})
-
-    monkeypatch.setattr(publication, "_copy_entries", with_a_stranger)
+    game, params = Game.objects.get(key="divisor"), ranking_params()
+    window = month_results(game, OCT, params)
+    computed = compute_ranking(window, month_index(OCT), params)
+    stranger = Player.objects.order_by("-pk").values_list("pk", flat=True)[0] + 999
+    first, *others = computed.entries
+    computed = dataclasses.replace(
+        computed, entries=(dataclasses.replace(first, player=str(stranger)), *others)
+    )
     with pytest.raises(IntegrityError, match="does not exist"):
-        ranking_publish(game=Game.objects.get(key="divisor"), month=OCT)
+        publication.store_list(game, OCT, computed, inputs_hash(window, params), len(window))
     assert not RankingEntry.objects.exists()
     assert not RankingList.objects.filter(month=OCT).exists()
 

@@ -9,36 +9,9 @@ from django.test.utils import CaptureQueriesContext
 
 from scoring.engine.divisor import random_record
 from scoring.models import Match, MatchSeat
-from tests.factories import PlayerFactory
+from tests.samples import SHEET_RECORD
 
-SHEET_RECORD = {
-    "game": "divisor",
-    "rules": {"set": 6},
-    "players": ["ana", "ben", "cem"],
-    "deals": [
-        {
-            "sheet": [
-                {"player": "ana", "sum": 12},
-                {"player": "ben", "sum": 15},
-                {"player": "cem", "draw": True},
-                {"player": "ana", "sum": 9},
-            ],
-            "pips_left": {"ana": 0, "ben": 14, "cem": 9},
-        }
-    ],
-}
-
-
-@pytest.fixture(autouse=True)
-def federation_clock():
-    """Late November 2026: every date these tests use has been played, on time."""
-    with time_machine.travel(dt.datetime(2026, 11, 29, 12, tzinfo=dt.UTC), tick=False):
-        yield
-
-
-@pytest.fixture
-def players(club):
-    return [PlayerFactory(handle=h, club=club) for h in ("ana", "ben", "cem", "dan")]
+pytestmark = pytest.mark.usefixtures("month_end")
 
 
 def submit(api, record, *, club="lyon", played_on="2026-11-02", lang="en"):

@@ -10,24 +10,9 @@ from pathlib import Path
 import pytest
 
 from scoring.__main__ import main
+from tests.samples import SHEET_RECORD
 
 ROOT = Path(__file__).resolve().parents[2]
-VALID = {
-    "game": "divisor",
-    "rules": {"set": 6},
-    "players": ["ana", "ben", "cem"],
-    "deals": [
-        {
-            "sheet": [
-                {"player": "ana", "sum": 12},
-                {"player": "ben", "sum": 15},
-                {"player": "cem", "draw": True},
-                {"player": "ana", "sum": 9},
-            ],
-            "pips_left": {"ana": 0, "ben": 14, "cem": 9},
-        }
-    ],
-}
 
 
 def replay(stdin: str, *args: str) -> tuple[int, dict]:
@@ -47,14 +32,14 @@ def replay(stdin: str, *args: str) -> tuple[int, dict]:
 
 
 def test_valid_record_exits_0():
-    code, out = replay(json.dumps(VALID))
+    code, out = replay(json.dumps(SHEET_RECORD))
     assert code == 0 and out["valid"] and out["finished"]
     assert [s["player"] for s in out["standings"]] == ["ana", "ben", "cem"]
     assert [m["points"] for m in out["moves"]] == [4, 5, 0, 3]
 
 
 def test_invalid_record_exits_1_with_the_move():
-    bad = json.loads(json.dumps(VALID))
+    bad = json.loads(json.dumps(SHEET_RECORD))
     bad["deals"][0]["sheet"][1]["player"] = "cem"
     code, out = replay(json.dumps(bad))
     assert code == 1 and not out["valid"] and out["standings"] == []
@@ -73,7 +58,7 @@ def test_unusable_input_exits_2(stdin, code):
 
 def test_reads_a_file(tmp_path):
     path = tmp_path / "record.json"
-    path.write_text(json.dumps(VALID), encoding="utf-8")
+    path.write_text(json.dumps(SHEET_RECORD), encoding="utf-8")
     assert replay("", str(path))[0] == 0
     assert replay("", str(tmp_path / "missing.json"))[0] == 2
 

@@ -8,7 +8,6 @@ import json
 import re
 
 import pytest
-import time_machine
 
 from scoring.engine.divisor import random_record
 from scoring.engine.divisor.random_play import HANDLES
@@ -17,28 +16,14 @@ from scoring.entry.sheet import read_sheet, sheet_record
 from scoring.entry.summary import read_summary, summary_record
 from scoring.models import Match
 from scoring.services import match_record
-from tests.factories import ClubFactory, OrganiserFactory, PlayerFactory
+from tests.factories import ClubFactory, OrganiserFactory
 from tests.scoring.test_entry_records import SHEET_FORM, SUMMARY_FORMS
 from tests.tournaments.flow import rename_players
 
 HEADER = {"club": "lyon", "played_on": "2026-11-14", "game_number": "1"}
 
 
-@pytest.fixture(autouse=True)
-def clock():
-    with time_machine.travel(dt.datetime(2026, 11, 20, 12, tzinfo=dt.UTC), tick=False):
-        yield
-
-
-@pytest.fixture
-def players(club):
-    return [PlayerFactory(handle=h, club=club) for h in ("ana", "ben", "cem")]
-
-
-@pytest.fixture
-def organiser_client(client, organiser, players):
-    client.force_login(organiser)
-    return client
+pytestmark = pytest.mark.usefixtures("clock", "players")  # ana, ben, cem, dan of lyon
 
 
 def _entered(client, path: str, fields: dict[str, str]) -> Match:

@@ -14,30 +14,20 @@ from django.utils import timezone
 from federation.models import Game
 from quotient.demo import rename_players
 from ratings.models import RankingList
-from scoring.models import Match, MatchEvent, MatchSeat
-from tests.factories import OrganiserFactory, PlayerFactory
-from tests.scoring.test_api import SHEET_RECORD
-from tests.scoring.test_duplicates import SUMMARY
+from scoring.models import Match, MatchEvent, MatchSeat, Status
+from tests.factories import OrganiserFactory
+from tests.samples import DIVISOR_SUMMARY, SHEET_RECORD
+
+pytestmark = pytest.mark.usefixtures("clock")
 
 NOVEMBER_EVENING = dt.datetime(2026, 11, 2, 19, tzinfo=dt.UTC)
 
 #: the same evening, the points entered wrongly at first: ben won, not ana
-CORRECTED = copy.deepcopy(SUMMARY)
+CORRECTED = copy.deepcopy(DIVISOR_SUMMARY)
 CORRECTED["deals"][0]["summary"] = {
     "points": {"ana": 7, "ben": 12, "cem": 3},
     "pips_left": {"ana": 14, "ben": 0, "cem": 9},
 }
-
-
-@pytest.fixture(autouse=True)
-def clock():
-    with time_machine.travel(dt.datetime(2026, 11, 20, 12, tzinfo=dt.UTC), tick=False):
-        yield
-
-
-@pytest.fixture
-def players(club):
-    return [PlayerFactory(handle=h, club=club) for h in ("ana", "ben", "cem", "dan")]
 
 
 @pytest.fixture
@@ -51,7 +41,7 @@ def match_id(api, organiser, players):
     api.force_authenticate(organiser)
     response = api.post(
         "/api/v1/matches/",
-        {"club": "lyon", "played_on": "2026-11-02", "record": SUMMARY},
+        {"club": "lyon", "played_on": "2026-11-02", "record": DIVISOR_SUMMARY},
         format="json",
     )
     assert response.status_code == 201, response.content
@@ -120,7 +110,7 @@ def test_a_correction_replaces_the_result_and_keeps_the_previous_version(api, ma
     api.force_authenticate(None)
     history = api.get(f"/api/v1/matches/{match_id}/history/").json()
     assert [(e["action"], e["version"]) for e in history] == [("recorded", 1), ("corrected", 2)]
-    assert history[0]["record"] == SUMMARY and history[1]["record"] == CORRECTED
+    assert history[0]["record"] == DIVISOR_SUMMARY and history[1]["record"] == CORRECTED
     assert history[1]["reason"] == "points swapped"
     assert history[0]["fingerprint"] != history[1]["fingerprint"]
     assert history[1]["fingerprint"] == Match.objects.get().fingerprint
@@ -146,7 +136,7 @@ def test_a_bad_correction_is_a_400_with_the_engines_error_and_changes_nothing(
     for record, code in [
         ({**CORRECTED, "game": "9tka"}, None),
         (rename_players(CORRECTED, {"cem": "zoe"}), "unknown-player"),
-        (SUMMARY, "correction-unchanged"),
+        (DIVISOR_SUMMARY, "correction-unchanged"),
     ]:
         response = correct(api, match_id, record)
         assert response.status_code == 400, record
@@ -205,7 +195,7 @@ def test_a_correction_into_another_stored_match_is_a_409(api, match_id, organise
     third = copy.deepcopy(CORRECTED)
     third["deals"][0]["summary"]["points"]["cem"] = 4
     assert correct(api, match_id, third).status_code == 200
-    assert correct(api, match_id, SUMMARY).status_code == 200
+    assert correct(api, match_id, DIVISOR_SUMMARY).status_code == 200
     assert Match.objects.get(pk=match_id).version == 3
 
 
@@ -226,7 +216,7 @@ def test_a_withdrawn_match_is_kept_listed_and_frozen(api, match_id, organiser):
     assert api.get("/api/v1/matches/?status=deleted").status_code == 400
     history = api.get(f"/api/v1/matches/{match_id}/history/").json()
     assert [(e["action"], e["version"], e["record"]) for e in history] == [
-        ("recorded", 1, SUMMARY),
+        ("recorded", 1, DIVISOR_SUMMARY),
         ("withdrawn", 1, None),
     ]
     assert history[1]["reason"] == "played at another club's evening"
@@ -276,14 +266,17 @@ def test_the_match_page_offers_the_changes_to_its_organisers(client, match_id, o
     page = client.get(f"/matches/{match_id}/").content.decode()
     assert 'name="action" value="correct"' not in page
     client.force_login(stranger)
-    assert 'value="withdraw"' not in client.get(f"/matches/{match_id}/").content.decode()
+    assert (
+        f"/matches/{match_id}/withdraw/" not in client.get(f"/matches/{match_id}/").content.decode()
+    )
+    assert client.get(f"/matches/{match_id}/withdraw/?reason=x").status_code == 403
     assert (
         client.post(f"/matches/{match_id}/", {"action": "withdraw", "reason": "x"}).status_code
         == 403
     )
     client.force_login(organiser)
     page = client.get(f"/matches/{match_id}/").content.decode()
-    assert 'value="correct"' in page and 'value="withdraw"' in page
+    assert 'value="correct"' in page and f'action="/matches/{match_id}/withdraw/"' in page
     bad = json.dumps(CORRECTED).replace('"ben": 0', '"ben": 3')
     refused = client.post(
         f"/matches/{match_id}/",
@@ -299,10 +292,17 @@ def test_the_match_page_offers_the_changes_to_its_organisers(client, match_id, o
         {"action": "correct", "record_text": json.dumps(CORRECTED), "reason": "points swapped"},
     )
     assert fixed.status_code == 302 and Match.objects.get().version == 2
-    gone = client.post(f"/matches/{match_id}/", {"action": "withdraw", "reason": "abuse"})
+    # withdrawing cannot be undone: a POST without confirm=1 is answered by the
+    # confirmation page, and only the confirmed one withdraws
+    asked = client.post(f"/matches/{match_id}/", {"action": "withdraw", "reason": "abuse"})
+    assert asked.status_code == 200 and Match.objects.get().status != "withdrawn"
+    assert 'name="confirm" value="1"' in asked.content.decode()
+    gone = client.post(
+        f"/matches/{match_id}/", {"action": "withdraw", "reason": "abuse", "confirm": "1"}
+    )
     assert gone.status_code == 302 and Match.objects.get().status == "withdrawn"
     page = client.get(f"/matches/{match_id}/").content.decode()
-    assert 'value="withdraw"' not in page and "abuse" in page
+    assert "/withdraw/" not in page and "abuse" in page
 
 
 @pytest.mark.django_db
@@ -367,3 +367,113 @@ def test_a_sheet_corrected_in_a_closed_month_keeps_its_counted_month(api, organi
         response = correct(api, created["id"], fixed, reason="ben counted 12")
     assert response.status_code == 200, response.content
     assert response.json()["counted_month"] == "2026-11" and response.json()["late"] is False
+
+
+# ---------------------------------------------------------------------------
+# If-Match: the match's version is its ETag; a stale one is a 412 and changes
+# nothing; without one the last writer wins, as before (issue 20, defect 14)
+
+#: a second correction: cem's points changed too
+AGAIN = copy.deepcopy(CORRECTED)
+AGAIN["deals"][0]["summary"]["points"]["cem"] = 4
+
+
+def _correct(api, match_id, record, **headers):
+    return api.post(
+        f"/api/v1/matches/{match_id}/correct/",
+        {"record": record, "reason": "the sheet said otherwise"},
+        format="json",
+        headers=headers,
+    )
+
+
+@pytest.mark.django_db
+def test_the_match_carries_its_version_as_etag(api, organiser, match_id):
+    shown = api.get(f"/api/v1/matches/{match_id}/")
+    assert shown.status_code == 200 and shown["ETag"] == '"1"'
+    api.force_authenticate(organiser)
+    corrected = _correct(api, match_id, CORRECTED, **{"If-Match": shown["ETag"]})
+    assert corrected.status_code == 200, corrected.content
+    assert corrected["ETag"] == '"2"' and corrected.json()["version"] == 2
+    assert api.get(f"/api/v1/matches/{match_id}/")["ETag"] == '"2"'
+
+
+@pytest.mark.django_db
+def test_a_stale_if_match_is_refused_with_412_and_changes_nothing(api, organiser, match_id):
+    api.force_authenticate(organiser)
+    # two organisers read version 1; the first corrects it
+    assert _correct(api, match_id, CORRECTED, **{"If-Match": '"1"'}).status_code == 200
+    # the second, still holding version 1, is told instead of overwriting it
+    stale = _correct(api, match_id, AGAIN, **{"If-Match": '"1"'})
+    assert stale.status_code == 412, stale.content
+    error = stale.json()["error"]
+    assert error["code"] == "match-version-changed"
+    assert error["params"] == {"match": match_id, "version": 2}
+    assert "version 2" in error["message"]
+    withdrawn = api.post(
+        f"/api/v1/matches/{match_id}/withdraw/",
+        {"reason": "never played"},
+        format="json",
+        headers={"If-Match": 'W/"1", "7"'},
+    )
+    assert withdrawn.status_code == 412
+    for junk in ('"abc"', '"²"'):
+        assert _correct(api, match_id, AGAIN, **{"If-Match": junk}).status_code == 412
+    match = Match.objects.get(pk=match_id)
+    assert (match.version, match.status) == (2, Status.CORRECTED)
+    assert match.events.count() == 2
+    # the current version (or "*") goes through
+    assert _correct(api, match_id, AGAIN, **{"If-Match": '"2"'}).status_code == 200
+    done = api.post(
+        f"/api/v1/matches/{match_id}/withdraw/",
+        {"reason": "never played"},
+        format="json",
+        headers={"If-Match": "*"},
+    )
+    assert done.status_code == 200 and done.json()["status"] == "withdrawn"
+
+
+@pytest.mark.django_db
+def test_without_if_match_the_last_writer_wins_as_before(api, organiser, match_id):
+    api.force_authenticate(organiser)
+    assert _correct(api, match_id, CORRECTED).status_code == 200
+    assert _correct(api, match_id, AGAIN).status_code == 200
+    assert Match.objects.get(pk=match_id).version == 3
+    actions = list(MatchEvent.objects.filter(match_id=match_id).values_list("action", flat=True))
+    assert actions == ["recorded", "corrected", "corrected"]
+
+
+@pytest.mark.django_db
+def test_the_schema_documents_if_match(api):
+    schema = api.get("/api/schema/?format=json")
+    assert schema.status_code == 200
+    paths = schema.json()["paths"]
+    for action in ("correct", "withdraw"):
+        operation = paths[f"/api/v1/matches/{{id}}/{action}/"]["post"]
+        names = [p["name"] for p in operation.get("parameters", [])]
+        assert "If-Match" in names, action
+        assert "412" in operation["responses"]
+
+
+@pytest.mark.django_db
+def test_the_match_pages_forms_send_back_the_version_they_showed(client, match_id, organiser):
+    client.force_login(organiser)
+    page = client.get(f"/matches/{match_id}/").content.decode()
+    assert 'name="version" value="1"' in page
+    # someone corrected it since the page was shown: the stale form is refused
+    first = {"action": "correct", "record_text": json.dumps(CORRECTED), "reason": "r"}
+    assert client.post(f"/matches/{match_id}/", {**first, "version": 1}).status_code == 302
+    again = {"action": "correct", "record_text": json.dumps(AGAIN), "reason": "r", "version": 1}
+    stale = client.post(f"/matches/{match_id}/", again, HTTP_ACCEPT_LANGUAGE="fr")
+    assert stale.status_code == 400
+    assert "match-version-changed" in stale.content.decode()
+    assert "version 2" in stale.content.decode()
+    gone = client.post(
+        f"/matches/{match_id}/", {"action": "withdraw", "reason": "x", "version": 1, "confirm": "1"}
+    )
+    assert gone.status_code == 400
+    assert Match.objects.get().version == 2 and Match.objects.get().status == "corrected"
+    fresh = client.post(
+        f"/matches/{match_id}/", {"action": "withdraw", "reason": "x", "version": 2, "confirm": "1"}
+    )
+    assert fresh.status_code == 302 and Match.objects.get().status == "withdrawn"

@@ -10,7 +10,7 @@ from scoring.errors import MatchRejected
 from scoring.models import Match
 from scoring.services import match_record
 from tests.factories import PlayerFactory
-from tests.scoring.test_api import SHEET_RECORD
+from tests.samples import SHEET_RECORD
 
 BERLIN_EVENING = dt.datetime(2026, 11, 2, 20, tzinfo=dt.UTC)
 

@@ -8,38 +8,19 @@ import datetime as dt
 import json
 
 import pytest
-import time_machine
 
 from quotient.demo import rename_players
 from scoring.engine.divisor import random_record
 from scoring.models import Match
 from scoring.records import canonical_record
 from tests.factories import PlayerFactory
-from tests.scoring.test_api import SHEET_RECORD
+from tests.samples import DIVISOR_SUMMARY, SHEET_RECORD
 
-SUMMARY = {
-    "game": "divisor",
-    "rules": {"set": 12},
-    "players": ["ana", "ben", "cem"],
-    "deals": [
-        {
-            "summary": {
-                "points": {"ana": 12, "ben": 7, "cem": 3},
-                "pips_left": {"ana": 0, "ben": 14, "cem": 9},
-            }
-        }
-    ],
-}
-
-
-@pytest.fixture(autouse=True)
-def clock():
-    with time_machine.travel(dt.datetime(2026, 11, 20, 12, tzinfo=dt.UTC), tick=False):
-        yield
+pytestmark = pytest.mark.usefixtures("clock")
 
 
 @pytest.fixture
-def players(club):
+def mixed_case_players(club):
     # one handle is stored in mixed case: records may spell it any way
     return [PlayerFactory(handle=h, club=club) for h in ("ana", "ben", "Ocane14")]
 
@@ -90,7 +71,7 @@ def refused_as_duplicate_of(response, match_id: int) -> bool:
 
 @pytest.mark.django_db
 def test_a_dealt_game_in_any_spelling_date_or_club_is_the_stored_match(
-    api, organiser, federation_admin, other_club, players
+    api, organiser, federation_admin, other_club, mixed_case_players
 ):
     api.force_authenticate(organiser)
     first = submit(api, dealt())
@@ -117,7 +98,7 @@ def test_a_dealt_game_in_any_spelling_date_or_club_is_the_stored_match(
 
 
 @pytest.mark.django_db
-def test_the_ten_copies_of_the_issue_are_refused(api, organiser, players):
+def test_the_ten_copies_of_the_issue_are_refused(api, organiser, mixed_case_players):
     """Ten copies of one won game (case, orientation, key order, date) store one match."""
     api.force_authenticate(organiser)
     base = dealt()
@@ -138,7 +119,7 @@ def test_the_ten_copies_of_the_issue_are_refused(api, organiser, players):
 
 
 @pytest.mark.django_db
-def test_an_extra_key_is_refused_not_stored(api, organiser, players):
+def test_an_extra_key_is_refused_not_stored(api, organiser, mixed_case_players):
     api.force_authenticate(organiser)
     assert submit(api, dealt()).status_code == 201
     record = dealt()
@@ -150,8 +131,10 @@ def test_an_extra_key_is_refused_not_stored(api, organiser, players):
 
 
 @pytest.mark.django_db
-def test_a_summary_is_one_result_of_its_day_and_game_number(api, organiser, other_club, players):
-    record = rename_players(SUMMARY, {"cem": "Ocane14"})
+def test_a_summary_is_one_result_of_its_day_and_game_number(
+    api, organiser, other_club, mixed_case_players
+):
+    record = rename_players(DIVISOR_SUMMARY, {"cem": "Ocane14"})
     api.force_authenticate(organiser)
     first = submit(api, record)
     assert first.status_code == 201 and first.json()["game_number"] == 1
@@ -169,7 +152,7 @@ def test_a_summary_is_one_result_of_its_day_and_game_number(api, organiser, othe
 
 
 @pytest.mark.django_db
-def test_a_score_sheet_is_bound_to_its_day(api, organiser, players, club):
+def test_a_score_sheet_is_bound_to_its_day(api, organiser, mixed_case_players, club):
     for handle in ("cem",):
         PlayerFactory(handle=handle, club=club)
     api.force_authenticate(organiser)
@@ -181,10 +164,10 @@ def test_a_score_sheet_is_bound_to_its_day(api, organiser, players, club):
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("game_number", [0, -1, 1000, "two", True])
-def test_game_number_is_a_positive_integer(api, organiser, players, game_number):
+def test_game_number_is_a_positive_integer(api, organiser, mixed_case_players, game_number):
     api.force_authenticate(organiser)
     response = submit(
-        api, SUMMARY | {"players": ["ana", "ben", "Ocane14"]}, game_number=game_number
+        api, DIVISOR_SUMMARY | {"players": ["ana", "ben", "Ocane14"]}, game_number=game_number
     )
     assert response.status_code == 400
     assert "game_number" in response.json()
@@ -192,7 +175,7 @@ def test_game_number_is_a_positive_integer(api, organiser, players, game_number)
 
 
 @pytest.mark.django_db
-def test_a_withdrawn_match_no_longer_holds_its_content(api, organiser, players):
+def test_a_withdrawn_match_no_longer_holds_its_content(api, organiser, mixed_case_players):
     api.force_authenticate(organiser)
     first = submit(api, dealt())
     match_id = first.json()["id"]
@@ -205,8 +188,10 @@ def test_a_withdrawn_match_no_longer_holds_its_content(api, organiser, players):
 
 
 @pytest.mark.django_db
-def test_federation_admins_review_repeated_results(api, organiser, federation_admin, players):
-    record = rename_players(SUMMARY, {"cem": "Ocane14"})
+def test_federation_admins_review_repeated_results(
+    api, organiser, federation_admin, mixed_case_players
+):
+    record = rename_players(DIVISOR_SUMMARY, {"cem": "Ocane14"})
     api.force_authenticate(organiser)
     games = [submit(api, record, game_number=n).json()["id"] for n in (1, 2, 3)]
     other_day = submit(api, record, played_on="2026-11-05").json()["id"]
@@ -232,10 +217,12 @@ def test_federation_admins_review_repeated_results(api, organiser, federation_ad
 
 
 @pytest.mark.django_db
-def test_the_admin_filter_lists_repeated_results(client, django_user_model, players, club):
+def test_the_admin_filter_lists_repeated_results(
+    client, django_user_model, mixed_case_players, club
+):
     from scoring.services import match_record
 
-    record = rename_players(SUMMARY, {"cem": "Ocane14"})
+    record = rename_players(DIVISOR_SUMMARY, {"cem": "Ocane14"})
     day = dt.date(2026, 11, 2)
     first = match_record(club=club, played_on=day, record=record).match
     second = match_record(club=club, played_on=day, record=record, game_number=2).match

@@ -2,37 +2,25 @@
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 
 import pytest
-import time_machine
 
 from scoring.models import Match
 from tests.factories import ClubFactory, OrganiserFactory, PlayerFactory
 from tests.scoring.test_entry_records import SHEET_FORM, SUMMARY_FORMS
 
+pytestmark = pytest.mark.usefixtures("clock", "named_players")
+
 HEADER = {"club": "lyon", "played_on": "2026-11-14", "game_number": "1"}
 
 
-@pytest.fixture(autouse=True)
-def clock():
-    with time_machine.travel(dt.datetime(2026, 11, 20, 12, tzinfo=dt.UTC), tick=False):
-        yield
-
-
 @pytest.fixture
-def players(club):
+def named_players(club):
     return [
         PlayerFactory(handle=h, club=club, display_name=name, public_name=h != "cem")
         for h, name in (("ana", "Ana Lima"), ("ben", "Ben Roth"), ("cem", "Cem Yilmaz"))
     ]
-
-
-@pytest.fixture
-def organiser_client(client, organiser, players):
-    client.force_login(organiser)
-    return client
 
 
 @pytest.mark.django_db
@@ -67,7 +55,8 @@ def test_a_sheet_with_an_error_is_shown_again_whole_with_the_error_at_its_row(or
     assert response.status_code == 400 and Match.objects.count() == 0
     row = re.search(r'<li class="sheet-row has-error" id="(d0-r\d+)"', page)
     assert row and row.group(1) == "d0-r1"
-    assert "it is ben&#x27;s turn, not cem&#x27;s" in page
+    # players by their public names: cem gave no consent, so his initials
+    assert "it is Ben Roth&#x27;s turn, not C. Y.&#x27;s" in page
     assert 'href="#d0-r1"' in page  # the alert links to the row
     assert 'value="15"' in page and 'name="seat-2" value="cem"' in page  # nothing lost
     fixed = organiser_client.post("/matches/enter/divisor/sheet/", {**HEADER, **SHEET_FORM})
@@ -109,7 +98,7 @@ def test_more_rows_without_a_script_stores_nothing(organiser_client):
 
 
 @pytest.mark.django_db
-def test_another_clubs_organiser_cannot_enter_for_lyon(client, players, other_club):
+def test_another_clubs_organiser_cannot_enter_for_lyon(client, named_players, other_club):
     stranger = OrganiserFactory(club=other_club).user
     client.force_login(stranger)
     response = client.post("/matches/enter/divisor/sheet/", {**HEADER, **SHEET_FORM})
@@ -161,7 +150,7 @@ def test_the_seats_picker_lists_the_club_then_searches_everyone(organiser_client
 
 
 @pytest.mark.django_db
-def test_a_federation_admin_has_no_club_preselected(client, players, federation_admin):
+def test_a_federation_admin_has_no_club_preselected(client, named_players, federation_admin):
     ClubFactory(slug="paris")
     client.force_login(federation_admin)
     page = client.get("/matches/enter/trimorp/").content.decode()

@@ -11,6 +11,7 @@ from scoring.engine import replay
 from scoring.entry.files import FileRefused, read_file
 from scoring.entry.sheet import error_place, read_sheet, sheet_record
 from scoring.entry.summary import read_summary, summary_error_place, summary_record
+from tests.samples import SHEET_RECORD
 
 # GAMES.md's sheet example: double-6 on divisor 3, ana goes out with her second tile
 SHEET_FORM = {
@@ -49,22 +50,7 @@ def sheet(**changes):
 def test_the_sheet_of_games_md_becomes_its_record():
     built = sheet_record(sheet())
     assert not built.problems
-    assert built.record == {
-        "game": "divisor",
-        "rules": {"set": 6},
-        "players": ["ana", "ben", "cem"],
-        "deals": [
-            {
-                "sheet": [
-                    {"player": "ana", "sum": 12},
-                    {"player": "ben", "sum": 15},
-                    {"player": "cem", "draw": True},
-                    {"player": "ana", "sum": 9},
-                ],
-                "pips_left": {"ana": 0, "ben": 14, "cem": 9},
-            }
-        ],
-    }
+    assert built.record == SHEET_RECORD
     assert built.places == ["d0-r0", "d0-r1", "d0-r2", "d0-r3"]
     result = replay(built.record)
     assert result["valid"]

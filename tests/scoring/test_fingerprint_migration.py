@@ -16,7 +16,8 @@ from federation.models import Game, Player
 from scoring.models import Match, MatchEvent, MatchSeat
 from scoring.services import record_fingerprint
 from tests.factories import PlayerFactory, UserFactory
-from tests.scoring.test_duplicates import SUMMARY, dealt, flipped
+from tests.samples import DIVISOR_SUMMARY
+from tests.scoring.test_duplicates import dealt, flipped
 
 migration = importlib.import_module("scoring.migrations.0003_canonical_fingerprints")
 UTC = dt.UTC
@@ -69,7 +70,7 @@ def test_the_stored_duplicates_are_found_and_the_oldest_kept(club, unique_conten
     def at(d):
         return dt.datetime(2026, 11, d, 20, tzinfo=UTC)
 
-    summary = {**SUMMARY, "players": ["ana", "ben", "cem"]}
+    summary = {**DIVISOR_SUMMARY, "players": ["ana", "ben", "cem"]}
     kept = stored_the_old_way(club, dealt(), day, at(2), "replayed", by=organiser)
     copies = [
         # the same game in upper case, tiles the other way round, another day

@@ -5,12 +5,13 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-import time_machine
 
 from quotient.demo import rename_players
 from scoring.engine import engine
 from scoring.models import Match
-from tests.factories import PlayerFactory
+from tests.samples import DIVISOR_SUMMARY
+
+pytestmark = pytest.mark.usefixtures("clock")
 
 HANDLES = ["ana", "ben", "cem", "dan"]
 
@@ -23,19 +24,7 @@ RANDOM = {
 }
 
 SUMMARIES = {
-    "divisor": {
-        "game": "divisor",
-        "rules": {"set": 12},
-        "players": ["ana", "ben", "cem"],
-        "deals": [
-            {
-                "summary": {
-                    "points": {"ana": 12, "ben": 7, "cem": 3},
-                    "pips_left": {"ana": 0, "ben": 14, "cem": 9},
-                }
-            }
-        ],
-    },
+    "divisor": DIVISOR_SUMMARY,
     "astronomy": {
         "game": "astronomy",
         "rules": {"size": 5},
@@ -79,17 +68,6 @@ SUMMARY_RANKS = {
 }
 
 
-@pytest.fixture(autouse=True)
-def clock():
-    with time_machine.travel(dt.datetime(2026, 11, 20, 12, tzinfo=dt.UTC), tick=False):
-        yield
-
-
-@pytest.fixture
-def seated(club):
-    return [PlayerFactory(handle=h, club=club) for h in HANDLES]
-
-
 def a_record(game: str, seed: int) -> dict:
     record = engine(game).random_record(seed, **RANDOM[game])
     return rename_players(record, dict(zip(record["players"], HANDLES, strict=False)))
@@ -97,7 +75,7 @@ def a_record(game: str, seed: int) -> dict:
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("game", sorted(RANDOM))
-def test_full_records_of_every_game_are_recorded_with_ranks(api, organiser, seated, game):
+def test_full_records_of_every_game_are_recorded_with_ranks(api, organiser, players, game):
     api.force_authenticate(organiser)
     record = a_record(game, 5)
     response = api.post(
@@ -117,7 +95,7 @@ def test_full_records_of_every_game_are_recorded_with_ranks(api, organiser, seat
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("game", sorted(SUMMARIES))
-def test_summary_records_of_every_game(api, organiser, seated, game):
+def test_summary_records_of_every_game(api, organiser, players, game):
     api.force_authenticate(organiser)
     response = api.post(
         "/api/v1/matches/",
@@ -142,7 +120,7 @@ def test_summary_records_of_every_game(api, organiser, seated, game):
         ("divisor", "Ends sum", "ends_sum"),
     ],
 )
-def test_match_page_shows_each_games_own_columns(client, club, seated, game, column, key):
+def test_match_page_shows_each_games_own_columns(client, club, players, game, column, key):
     from scoring.services import match_record
 
     match = match_record(club=club, played_on=dt.date(2026, 11, 3), record=a_record(game, 9)).match
@@ -151,7 +129,7 @@ def test_match_page_shows_each_games_own_columns(client, club, seated, game, col
 
 
 @pytest.mark.django_db
-def test_astronomy_decisive_mistake_is_on_the_match_detail(api, club, seated):
+def test_astronomy_decisive_mistake_is_on_the_match_detail(api, club, players):
     from scoring.engine.astronomy import decisive_mistake
     from scoring.services import match_record
 
@@ -171,7 +149,7 @@ def test_astronomy_decisive_mistake_is_on_the_match_detail(api, club, seated):
 
 
 @pytest.mark.django_db
-def test_unfinished_records_are_stored_without_standings_or_rating(api, organiser, seated):
+def test_unfinished_records_are_stored_without_standings_or_rating(api, organiser, players):
     record = a_record("trimorp", 3)
     record["moves"] = record["moves"][:6]
     api.force_authenticate(organiser)

@@ -13,7 +13,9 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from scoring.imports import import_create, import_report, import_run
 from scoring.models import ImportJob, Match
 from scoring.tasks import enqueue_import
-from tests.factories import OrganiserFactory, PlayerFactory
+from tests.factories import OrganiserFactory
+
+pytestmark = pytest.mark.usefixtures("clock")
 
 CSV = b"""game,players,played_on,sections,winner,moves
 9tka,ana ben cem,2026-11-02,4 3 1,,
@@ -22,17 +24,6 @@ astronomy,ana ben,2026-11-03,,ben,9
 9tka,ana ben cem,2026-11-02,4 3 1,,
 astronomy,ana zed,,,ana,3
 """
-
-
-@pytest.fixture(autouse=True)
-def clock():
-    with time_machine.travel(dt.datetime(2026, 11, 20, 12, tzinfo=dt.UTC), tick=False):
-        yield
-
-
-@pytest.fixture
-def players(club):
-    return [PlayerFactory(handle=h, club=club) for h in ("ana", "ben", "cem")]
 
 
 def queued(**kwargs):
@@ -84,14 +75,26 @@ def test_importing_the_same_file_again_stores_nothing_twice(club, organiser, pla
 
 
 @pytest.mark.django_db
-def test_running_a_job_twice_or_after_an_interruption(club, organiser, players):
-    from scoring.imports import _store_next
+def test_running_a_job_twice_or_after_an_interruption(club, organiser, players, monkeypatch):
+    from django.db import OperationalError
+
+    from scoring import imports
 
     job = queued(club=club, content=CSV, submitted_by=organiser)
-    ImportJob.objects.filter(pk=job.pk).update(status="running")
-    rows = ImportJob.objects.values_list("rows", flat=True).get(pk=job.pk)
-    assert _store_next(job.pk, rows) and _store_next(job.pk, rows)  # then the worker is lost
-    assert ImportJob.objects.get(pk=job.pk).done == 2
+    record, calls = imports.match_record, []
+
+    def lost_at_the_third_row(**kwargs):
+        calls.append(kwargs)
+        if len(calls) == 3:  # two rows stored, then the worker loses its database
+            raise OperationalError("server closed the connection unexpectedly")
+        return record(**kwargs)
+
+    with monkeypatch.context() as patched:
+        patched.setattr(imports, "match_record", lost_at_the_third_row)
+        with pytest.raises(OperationalError):  # transient: the task retries
+            import_run(job_id=job.pk)
+    lost = ImportJob.objects.get(pk=job.pk)
+    assert (lost.done, lost.status) == (2, "running")
     job = import_run(job_id=job.pk)  # the message delivered again: rows 3 to 5
     assert (job.done, job.stored, job.duplicates, job.status) == (5, 2, 1, "done")
     assert [r["row"] for r in job.rejected] == [3, 5]

@@ -8,7 +8,6 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-import time_machine
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
@@ -19,7 +18,8 @@ from scoring.engine.divisor import random_record
 from scoring.models import Match
 from scoring.selectors import match_list
 from scoring.services import match_record
-from tests.factories import PlayerFactory
+
+pytestmark = pytest.mark.usefixtures("month_end")
 
 HANDLES = ["ana", "ben", "cem", "dan"]
 #: every filter the list takes, as the API spells it
@@ -32,17 +32,8 @@ FILTERS = [
     "?status=recorded,corrected",
     "?game=divisor&month=2026-10&player=ben&club=lyon",
 ]
-
-
-@pytest.fixture(autouse=True)
-def federation_clock():
-    with time_machine.travel(dt.datetime(2026, 11, 29, 12, tzinfo=dt.UTC), tick=False):
-        yield
-
-
-@pytest.fixture
-def players(club):
-    return [PlayerFactory(handle=handle, club=club) for handle in HANDLES]
+#: the page reads no ``status`` (it is redirected away: issue 20, defect 5)
+HTML_FILTERS = [path for path in FILTERS if "status" not in path]
 
 
 def record_matches(club, first: int, last: int) -> None:
@@ -74,20 +65,24 @@ def test_api_and_html_lists_make_as_many_queries_for_5_matches_as_for_50(
 ):
     record_matches(club, 0, 5)
     few = {path: len(queries(api, f"/api/v1/matches/{path}")) for path in FILTERS}
-    few_html = {path: len(queries(client, f"/matches/{path}")) for path in FILTERS}
+    few_html = {path: len(queries(client, f"/matches/{path}")) for path in HTML_FILTERS}
     record_matches(club, 5, 50)
     many = {path: len(queries(api, f"/api/v1/matches/{path}")) for path in FILTERS}
-    many_html = {path: len(queries(client, f"/matches/{path}")) for path in FILTERS}
+    many_html = {path: len(queries(client, f"/matches/{path}")) for path in HTML_FILTERS}
     assert many == few and many_html == few_html
-    # the page, its seats, their players, the count (and its estimate above the cap)
-    assert max(many.values()) <= 5 and max(many_html.values()) <= 4
+    # the page, its seats, their players, the count (and its estimate above the cap);
+    # the page's filter form adds the games and the clubs, and the player filtered by
+    assert max(many.values()) <= 5 and max(many_html.values()) <= 6
 
 
 @pytest.mark.django_db
 def test_list_reads_no_record_and_sorts_nothing_distinct(api, client, club, players):
     record_matches(club, 0, 6)
     for path in FILTERS:
-        for sqls in (queries(api, f"/api/v1/matches/{path}"), queries(client, f"/matches/{path}")):
+        answers = [queries(api, f"/api/v1/matches/{path}")]
+        if path in HTML_FILTERS:
+            answers.append(queries(client, f"/matches/{path}"))
+        for sqls in answers:
             assert not any("DISTINCT" in sql for sql in sqls), path
             sql = page_sql(sqls)
             for column in ("record", "result", "analysis"):

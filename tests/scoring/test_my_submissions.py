@@ -6,12 +6,13 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-import time_machine
 
 from scoring.imports import import_create, import_run
 from scoring.services import match_correct, match_record, match_withdraw
 from scoring.submissions import PAGE_SIZE
 from tests.factories import OrganiserFactory, PlayerFactory
+
+pytestmark = pytest.mark.usefixtures("clock")
 
 CSV = b"""game,players,played_on,sections
 9tka,ana ben cem,2026-11-02,4 3 1
@@ -20,14 +21,8 @@ CSV = b"""game,players,played_on,sections
 """
 
 
-@pytest.fixture(autouse=True)
-def clock():
-    with time_machine.travel(dt.datetime(2026, 11, 20, 12, tzinfo=dt.UTC), tick=False):
-        yield
-
-
 @pytest.fixture
-def players(club, other_club):
+def two_clubs_players(club, other_club):
     return [
         PlayerFactory(handle="ana", club=club, display_name="Ana Lima", public_name=False),
         PlayerFactory(handle="ben", club=club, display_name="Ben Roth"),
@@ -61,7 +56,7 @@ def test_the_page_needs_a_login(client, games):
 
 
 @pytest.mark.django_db
-def test_only_ones_own_matches_with_their_status(client, club, organiser, players):
+def test_only_ones_own_matches_with_their_status(client, club, organiser, two_clubs_players):
     colleague = OrganiserFactory(club=club).user
     kept = record(club, organiser, 2)
     withdrawn = record(club, organiser, 3)
@@ -83,7 +78,7 @@ def test_only_ones_own_matches_with_their_status(client, club, organiser, player
 
 
 @pytest.mark.django_db
-def test_keyset_pages_newest_first(client, club, organiser, players):
+def test_keyset_pages_newest_first(client, club, organiser, two_clubs_players):
     matches = [
         record(club, organiser, 1 + n % 19, number=1 + n // 19) for n in range(PAGE_SIZE + 3)
     ]
@@ -96,12 +91,12 @@ def test_keyset_pages_newest_first(client, club, organiser, players):
     second = client.get(f"/matches/mine/?before={before}")
     assert [r["match"].pk for r in second.context["rows"]] == [m.pk for m in matches[2::-1]]
     assert second.context["next_before"] is None
-    assert client.get("/matches/mine/?before=junk").context["rows"] == rows
+    assert client.get("/matches/mine/?before=junk").status_code == 400  # not a number
 
 
 @pytest.mark.django_db
 def test_the_query_count_does_not_grow_with_the_page(
-    client, club, organiser, players, django_assert_max_num_queries
+    client, club, organiser, two_clubs_players, django_assert_max_num_queries
 ):
     for n in range(PAGE_SIZE):
         record(club, organiser, 1 + n % 19, number=1 + n // 19)
@@ -112,7 +107,7 @@ def test_the_query_count_does_not_grow_with_the_page(
 
 
 @pytest.mark.django_db
-def test_ones_imports_with_their_counters(client, club, organiser, players):
+def test_ones_imports_with_their_counters(client, club, organiser, two_clubs_players):
     job = import_create(
         club=club,
         content=CSV,

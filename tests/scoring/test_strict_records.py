@@ -3,17 +3,16 @@ and unstorable text are refused whole, with a clear error, through the API."""
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 
 import pytest
-import time_machine
 
 from quotient.demo import rename_players
 from scoring.engine import engine
 from scoring.models import Match
-from tests.factories import PlayerFactory
 from tests.scoring.test_games_api import SUMMARIES
+
+pytestmark = pytest.mark.usefixtures("clock")
 
 HANDLES = ["ana", "ben", "cem", "dan"]
 RANDOM = {
@@ -23,17 +22,6 @@ RANDOM = {
     "trimorp": {},
     "dominyam": {"players": 2},
 }
-
-
-@pytest.fixture(autouse=True)
-def clock():
-    with time_machine.travel(dt.datetime(2026, 11, 20, 12, tzinfo=dt.UTC), tick=False):
-        yield
-
-
-@pytest.fixture
-def seated(club):
-    return [PlayerFactory(handle=h, club=club) for h in HANDLES]
 
 
 def a_record(game: str, seed: int = 5) -> dict:
@@ -82,7 +70,7 @@ CASES = [
 @pytest.mark.django_db
 @pytest.mark.parametrize(("game", "kind", "where", "key", "path"), CASES)
 def test_a_key_games_md_does_not_define_is_refused_with_its_path(
-    api, organiser, seated, game, kind, where, key, path
+    api, organiser, players, game, kind, where, key, path
 ):
     record = a_record(game) if kind == "full" else SUMMARIES[game]
     assert submit(api, record).status_code in (401, 403)  # anonymous: nothing checked
@@ -100,7 +88,7 @@ def test_a_key_games_md_does_not_define_is_refused_with_its_path(
 
 
 @pytest.mark.django_db
-def test_the_keys_games_md_defines_are_accepted(api, organiser, seated):
+def test_the_keys_games_md_defines_are_accepted(api, organiser, players):
     """Optional keys of GAMES.md: box_opener, penalty draws, blocked, resign, penalty."""
     api.force_authenticate(organiser)
     records = [
@@ -122,7 +110,7 @@ def test_the_keys_games_md_defines_are_accepted(api, organiser, seated):
 
 
 @pytest.mark.django_db
-def test_a_record_over_256_kb_is_a_413(api, organiser, seated):
+def test_a_record_over_256_kb_is_a_413(api, organiser, players):
     api.force_authenticate(organiser)
     record = {
         "game": "divisor",
@@ -155,7 +143,7 @@ def test_a_record_over_256_kb_is_a_413(api, organiser, seated):
     ],
 )
 def test_played_on_is_a_real_date_from_1990_to_today(
-    api, organiser, seated, played_on, status, code
+    api, organiser, players, played_on, status, code
 ):
     api.force_authenticate(organiser)
     response = submit(api, SUMMARIES["9tka"], played_on=played_on)
@@ -166,7 +154,7 @@ def test_played_on_is_a_real_date_from_1990_to_today(
 
 
 @pytest.mark.django_db
-def test_unknown_fields_are_refused_in_corrections_too(api, organiser, seated):
+def test_unknown_fields_are_refused_in_corrections_too(api, organiser, players):
     api.force_authenticate(organiser)
     match_id = submit(api, SUMMARIES["9tka"]).json()["id"]
     record = with_key(SUMMARIES["9tka"], ["summary"], "winner")
@@ -181,7 +169,7 @@ def test_unknown_fields_are_refused_in_corrections_too(api, organiser, seated):
 
 
 @pytest.mark.django_db
-def test_the_submission_page_refuses_unstorable_text_and_nan(client, organiser, seated):
+def test_the_submission_page_refuses_unstorable_text_and_nan(client, organiser, players):
     client.force_login(organiser)
     for text in (
         '{"game": "9tka", "players": ["ana\\u0000"]}',

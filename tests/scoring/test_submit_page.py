@@ -1,26 +1,14 @@
 """The organisers' submission page: the same service as the API, in the browser."""
 
-import datetime as dt
 import json
 
 import pytest
-import time_machine
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from scoring.models import Match
-from tests.factories import PlayerFactory
-from tests.scoring.test_api import SHEET_RECORD
+from tests.samples import SHEET_RECORD
 
-
-@pytest.fixture(autouse=True)
-def clock():
-    with time_machine.travel(dt.datetime(2026, 11, 20, 12, tzinfo=dt.UTC), tick=False):
-        yield
-
-
-@pytest.fixture
-def players(club):
-    return [PlayerFactory(handle=h, club=club) for h in ("ana", "ben", "cem")]
+pytestmark = pytest.mark.usefixtures("clock")
 
 
 @pytest.mark.django_db

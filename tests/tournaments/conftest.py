@@ -5,18 +5,10 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-import time_machine
 
 
 @pytest.fixture
-def clock():
-    """Friday 20 November 2026, evening: the night's matches (played the 14th) are past."""
-    with time_machine.travel(dt.datetime(2026, 11, 20, 18, tzinfo=dt.UTC), tick=False):
-        yield
-
-
-@pytest.fixture
-def night(federation, organiser, clock):
+def night(federation, organiser, evening):
     """A public Swiss of Divisor at tables of 4 (or 3), three rounds, twelve players
     p00..p11 registered and checked in."""
     from federation.models import Game
@@ -36,10 +28,3 @@ def night(federation, organiser, clock):
     )
     registrations_add(tournament=tournament, handles=" ".join(handles), check_in=True)
     return tournament
-
-
-@pytest.fixture
-def organiser_client(client, organiser):
-    """Django's test client, logged in as the club's organiser."""
-    client.force_login(organiser)
-    return client

@@ -107,7 +107,7 @@ def test_club_mates_are_paired_apart(three_clubs, organiser):
 
 
 @pytest.mark.django_db
-def test_keep_apart_through_the_api(api, organiser, federation, clock):
+def test_keep_apart_through_the_api(api, organiser, federation, evening):
     api.force_authenticate(organiser)
     create = {
         "name": "Open",
@@ -146,7 +146,7 @@ def test_keep_apart_through_the_api(api, organiser, federation, clock):
 
 
 @pytest.mark.django_db
-def test_keep_apart_from_the_pages(organiser_client, federation, clock):
+def test_keep_apart_from_the_pages(organiser_client, federation, evening):
     form = {
         "name": "Nuit",
         "game": "divisor",

@@ -27,7 +27,7 @@ CREATE = {
 
 
 @pytest.mark.django_db
-def test_an_organiser_runs_a_tournament_through_the_api(api, organiser, federation, clock):
+def test_an_organiser_runs_a_tournament_through_the_api(api, organiser, federation, evening):
     api.force_authenticate(organiser)
     made = api.post(BASE, CREATE, format="json")
     assert made.status_code == 201, made.content

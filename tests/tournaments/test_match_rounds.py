@@ -5,14 +5,8 @@ import datetime as dt
 import pytest
 
 from federation.models import Game
-from tests.factories import PlayerFactory
-from tests.scoring.test_api import SHEET_RECORD
+from tests.samples import SHEET_RECORD
 from tournaments.models import Round, Table, Tournament
-
-
-@pytest.fixture
-def players(club):
-    return [PlayerFactory(handle=h, club=club) for h in ("ana", "ben", "cem")]
 
 
 @pytest.mark.django_db

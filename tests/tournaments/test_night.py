@@ -53,7 +53,7 @@ def _enter(number: int, table, how: str, api, client) -> None:
 
 @pytest.mark.django_db
 def test_a_tournament_night_from_registration_to_the_world_ranking(
-    api, client, organiser, federation, clock
+    api, client, organiser, federation, evening
 ):
     api.force_authenticate(organiser)
     client.force_login(organiser)

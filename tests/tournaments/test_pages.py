@@ -21,7 +21,7 @@ from tournaments.services import round_pair, round_publish
 
 @pytest.mark.django_db
 def test_an_organiser_creates_a_tournament_and_runs_round_one_from_the_pages(
-    organiser_client, federation, clock
+    organiser_client, federation, evening
 ):
     page = organiser_client.get("/tournaments/new/")
     assert page.status_code == 200 and 'value="4, 3"' in page.content.decode()
@@ -75,9 +75,9 @@ def test_an_organiser_creates_a_tournament_and_runs_round_one_from_the_pages(
     )
     assert f"{first} and {second} swapped places" in swapped.content.decode()
     assert seated(rnd.tables.get(number=1))[0] == second
-    organiser_client.post(base + "rounds/1/repair/")
+    organiser_client.post(base + "rounds/1/repair/", {"confirm": "1"})
     assert seated(rnd.tables.get(number=1))[0] == first  # the engine's pairing again
-    organiser_client.post(base + "rounds/1/publish/")
+    organiser_client.post(base + "rounds/1/publish/", {"confirm": "1"})
     assert anonymous_view.get("/tournaments/nuit-du-divisor/rounds/1/").status_code == 200
     event = organiser_client.get(base + "event.json").json()
     assert len(event["players"]) == 12 and len(event["rounds"]) == 0
@@ -254,7 +254,9 @@ def test_withdrawal_late_entry_and_a_granted_bye_from_the_manage_page(
     page = organiser_client.get(base).content.decode()
     assert "Late entry" in page and "Register players" not in page
     leaving = night.registrations.get(player__handle="p03")
-    done = organiser_client.post(f"{base}registrations/{leaving.pk}/withdraw/", follow=True)
+    done = organiser_client.post(
+        f"{base}registrations/{leaving.pk}/withdraw/", {"confirm": "1"}, follow=True
+    )
     assert "p03 withdraws from round 2 on." in done.content.decode()
     done = organiser_client.post(base + "late/", {"handle": "P12"}, follow=True)
     assert "p12 joins at round 2." in done.content.decode()

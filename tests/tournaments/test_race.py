@@ -59,12 +59,28 @@ def _two_clicks(tournament: Tournament) -> list[object]:
     return outcomes
 
 
+def _another_backend_waits_for_a_lock(timeout: float = 10) -> None:
+    """Return once another session of this database waits for a lock (the second click,
+    on the tournament's row); fail after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    with connection.cursor() as cursor:
+        while True:
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+                " AND datname = current_database() AND pid <> pg_backend_pid()"
+            )
+            if cursor.fetchone()[0]:
+                return
+            assert time.monotonic() < deadline, "the second click never waited for the lock"
+            time.sleep(0.01)
+
+
 @pytest.mark.django_db(transaction=True)
 def test_a_double_click_pairs_one_round(tournament, monkeypatch):
     engine_pair = pairing.pair_next
 
     def slow(*args, **kwargs):
-        time.sleep(0.5)  # the second click arrives while the first is pairing
+        _another_backend_waits_for_a_lock()  # the second click arrives while the first pairs
         return engine_pair(*args, **kwargs)
 
     monkeypatch.setattr(pairing, "pair_next", slow)

@@ -238,7 +238,7 @@ def test_a_swap_warns_of_a_rematch_and_of_a_seat_streak(night, organiser):
 
 
 @pytest.mark.django_db
-def test_a_swap_with_the_bye_warns_of_a_second_bye(federation, organiser, clock):
+def test_a_swap_with_the_bye_warns_of_a_second_bye(federation, organiser, evening):
     club, handles = federation
     tournament = create(club, "divisor", [4], rounds=2)
     registrations_add(tournament=tournament, handles=handles[:9], check_in=True)
@@ -390,7 +390,7 @@ def test_the_crosstable_shows_each_round_and_adds_up(night, organiser):
 
 
 @pytest.mark.django_db
-def test_a_knockout_ends_when_the_engine_says_it_is_over(federation, organiser, clock):
+def test_a_knockout_ends_when_the_engine_says_it_is_over(federation, organiser, evening):
     club, handles = federation
     tournament = create(club, "divisor", [2], "knockout", rounds=5)
     registrations_add(tournament=tournament, handles=handles[:5], check_in=True)

@@ -85,7 +85,7 @@ def read_trf(text: str) -> tuple[dict[str, str], dict[int, Line]]:
 
 
 @pytest.fixture
-def pairs(federation, organiser, clock):
+def pairs(federation, organiser, evening):
     """A Swiss at tables of two: seven players (a bye each round), p07 joining late with
     a bye granted for round 1, p06 withdrawn from round 3; three rounds played."""
     club, handles = federation

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import extend_schema, extend_schema_view
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import serializers
 
 from scoring.api import matches as scoring_api
@@ -47,7 +47,12 @@ class MatchSubmitSerializer(scoring_serializers.MatchSubmitSerializer):
 #: scoring's actions that answer with the match's detail: here that detail names the
 #: round (``detail_serializer_class``), so their schema says so too
 _DETAIL_ACTIONS = {
-    name: extend_schema(responses={200: MatchDetailSerializer})
+    name: extend_schema(
+        responses={
+            200: MatchDetailSerializer,
+            412: OpenApiResponse(description="stale If-Match: match-version-changed"),
+        }
+    )
     for name in ("withdraw", "correct")
     if hasattr(scoring_api.MatchViewSet, name)
 }

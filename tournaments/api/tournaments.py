@@ -25,6 +25,7 @@ from rest_framework.exceptions import NotFound, PermissionDenied
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from core.params import whole_number
 from federation.idempotency import idempotent
 from federation.models import Club, Game
 from federation.permissions import ReadOnlyOrOrganiser
@@ -135,6 +136,12 @@ class RoundTableSerializer(serializers.Serializer):
     table = serializers.IntegerField(source="number")
     seats = TableSeatSerializer(many=True)
     match = serializers.IntegerField(source="match_id", allow_null=True)
+    match_status = serializers.SerializerMethodField(
+        help_text="recorded, corrected or withdrawn (a withdrawn match counts as not played)"
+    )
+
+    def get_match_status(self, table: Any) -> str | None:
+        return table.match.status if table.match_id is not None else None
 
 
 class RoundByeSerializer(serializers.Serializer):
@@ -357,6 +364,6 @@ class TournamentViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     def standings(self, request: Request, slug: str | None = None) -> Response:
         """The standings after the complete rounds (or after round ``?after=n``)."""
         tournament = self.get_object()
-        raw = request.query_params.get("after", "")
-        after, lines = pairing.standings_after(tournament, int(raw) if raw.isdigit() else None)
+        asked = whole_number(request.query_params.get("after"), parameter="after", maximum=999)
+        after, lines = pairing.standings_after(tournament, asked)
         return Response(StandingsSerializer({"after_round": after, "standings": lines}).data)

@@ -5,6 +5,7 @@ from rest_framework.routers import SimpleRouter
 
 from tournaments.api.exchange import ArchiveImport
 from tournaments.api.schedule import ScheduleViewSet
+from tournaments.api.series import SeriesViewSet
 from tournaments.api.tables import (
     TableConfirmView,
     TableContestView,
@@ -18,6 +19,7 @@ TABLE = "tournaments/<slug:slug>/rounds/<int:number>/tables/<int:table>/"
 router = SimpleRouter()
 router.register("tournaments", TournamentViewSet, basename="tournament")
 router.register("tournaments", ScheduleViewSet, basename="tournament-schedule")
+router.register("series", SeriesViewSet, basename="series")
 
 urlpatterns = [
     # before the router's tournaments/{slug}/ ("import" is a reserved slug)

@@ -10,6 +10,7 @@ from django.db.models import Max
 
 from federation.models import Club, Player
 from scoring.errors import MatchRejected
+from scoring.models import Status
 from scoring.services import Recorded, match_record
 from tournaments.errors import TableRejected
 from tournaments.models import (
@@ -54,9 +55,10 @@ def table_result_record(
     record_players_check(table, record)
     with transaction.atomic():
         locked = _lock(tournament)
-        current = Table.objects.select_related("round").get(pk=table.pk)
+        current = Table.objects.select_related("round", "match").get(pk=table.pk)
         rnd = current.round
-        if current.match_id is not None:
+        # a withdrawn match counts as not played: the table may be given its result
+        if current.match is not None and current.match.status != Status.WITHDRAWN:
             raise TableRejected("table-has-result", table=current.number, round=rnd.number)
         if not rnd.is_published:
             raise TableRejected("round-unpublished", round=rnd.number)

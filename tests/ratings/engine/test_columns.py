@@ -15,16 +15,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ratings.engine.batch import _fsum_rows, _stable_order, group_fsums
+from ratings.engine.canonical_json import canonical_json
+from ratings.engine.columns import ResultColumns, ResultList
 from ratings.engine.params import Params
 from ratings.engine.ranking import _rounded, compute_ranking, round_half_away
-from ratings.engine.results import (
-    Result,
-    ResultColumns,
-    ResultList,
-    canonical_json,
-    canonical_order,
-    window_results,
-)
+from ratings.engine.results import Result, canonical_order, window_results
 from ratings.engine.schedule import Schedule
 from tests.ratings.engine.test_ranking import PARAMS, RESULTS, M, federation
 

@@ -12,6 +12,7 @@ import pytest
 from core.catalogue import MESSAGES, with_message
 from scoring.engine import replay as dispatch
 from scoring.engine.divisor import hand_size, random_record, read_divisor_rules, replay
+from tests.samples import SHEET_RECORD
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -105,15 +106,7 @@ def test_110_on_divisor_11_scores_10():
     assert out["finished"] is False and out["standings"] == []
 
 
-SHEET = {
-    "sheet": [
-        {"player": "ana", "sum": 12},
-        {"player": "ben", "sum": 15},
-        {"player": "cem", "draw": True},
-        {"player": "ana", "sum": 9},
-    ],
-    "pips_left": {"ana": 0, "ben": 14, "cem": 9},
-}
+SHEET = SHEET_RECORD["deals"][0]  # the deal of GAMES.md's worked example
 
 
 def sheet_record(*deals, top=6):

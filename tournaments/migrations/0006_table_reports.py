@@ -8,7 +8,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('federation', '0006_player_accounts'),
-        ('tournaments', '0004_schedule_and_calendars'),
+        ('tournaments', '0005_season_series'),
     ]
 
     operations = [
