@@ -166,7 +166,7 @@ def test_a_round_not_published_is_refused(api, night, organiser):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_two_confirmations_at_the_same_moment_store_one_match(night, organiser, clock):
+def test_two_confirmations_at_the_same_moment_store_one_match(night, organiser, evening):
     rnd = round_pair(tournament=night, by=organiser)
     round_publish(round=rnd, by=organiser)
     users = _link_all(night)
