@@ -62,7 +62,10 @@ def build_federation(args) -> None:
 
 #: the server-side cache the benchmark's gunicorn shares, as deployed (Redis): a
 #: database of its own, emptied at the start (``clear_cache``)
-CACHE_URL = "redis://127.0.0.1:6379/12"
+CACHE_URL = os.environ.get("BENCH_CACHE_URL", "redis://127.0.0.1:6379/12")
+# the server's broker, as deployed: Astronomy analyses queue there after each
+# submission (no worker runs them during the benchmark; the queue is emptied after)
+BROKER_URL = os.environ.get("BENCH_BROKER_URL", "redis://127.0.0.1:6379/11")
 
 
 def setup_django(args) -> None:
@@ -166,6 +169,32 @@ def submissions(path: Path, count: int, players: int, seed: int = 7) -> None:
                 out.write(body + "\n")
 
 
+def astronomy_submissions(path: Path, count: int, players: int, seed: int = 7) -> None:
+    """``count`` distinct valid Astronomy submissions (full random 8×8 games of two of
+    the federation's players, played today): the records whose analysis used to run in
+    the request."""
+    from django.utils import timezone
+
+    from quotient.demo import rename_players
+    from scoring.engine import engine
+
+    rng = random.Random(seed)
+    today = timezone.localdate().isoformat()
+    with path.open("w") as out:
+        for n in range(count):
+            record = engine("astronomy").random_record(seed * 100_003 + n, size=8)
+            table = [f"bench{p:06d}" for p in rng.sample(range(1, players + 1), 2)]
+            record = rename_players(record, dict(zip(record["players"], table, strict=True)))
+            out.write(json.dumps({"club": CLUB, "played_on": today, "record": record}) + "\n")
+
+
+def purge_queue() -> None:
+    """Empty the broker's database of the analyses the submissions queued."""
+    import redis
+
+    redis.Redis.from_url(BROKER_URL).flushdb()
+
+
 def start_server(args) -> subprocess.Popen:
     """gunicorn with the deploy configuration, production settings from the environment."""
     env = {
@@ -184,7 +213,7 @@ def start_server(args) -> subprocess.Popen:
         "GUNICORN_BIND": f"127.0.0.1:{args.port}",
         "CACHE_URL": CACHE_URL,  # shared by the workers, as deployed
     }
-    env.pop("CELERY_BROKER_URL", None)  # tasks in-process: no worker needed for submissions
+    env["CELERY_BROKER_URL"] = BROKER_URL  # analyses queued, not run in the request
     log = open(ROOT / "var" / "bench-pages-gunicorn.log", "w")  # noqa: SIM115 - the server's
     server = subprocess.Popen(
         [str(Path(sys.executable).parent / "gunicorn"), "quotient.wsgi", "-c"]

@@ -127,6 +127,7 @@ class MatchAdmin(admin.ModelAdmin):
         "verification",
         "result",
         "analysis",
+        "analysis_state",
         "finished",
         "fingerprint",
         "counted_month",

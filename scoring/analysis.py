@@ -1,4 +1,14 @@
-"""Post-game analysis shown on a match page, computed once when a match is stored.
+"""Post-game analysis shown on a match page, computed by a Celery task once a match
+(or a correction) is committed: a submission never waits for it.
+
+The submission stores the match with ``analysis_state`` *pending* when its game and
+record have an analysis (``analysis_due``) and queues ``scoring.tasks.analyse_match``
+with the match's id and version once the transaction commits (in-process in the quick
+start, where tasks run eagerly). The task (``analysis_run``) stores the analysis and
+the state *done*, *exhausted* (the solver's node budget ran out before the opening
+with nothing found: the answer may be incomplete) or *failed* (the analysis raised).
+It is idempotent: a match no longer pending, or corrected since (another version), is
+left alone; the correction queued its own task for its latest version.
 
 * Astronomy Domino: the decisive mistake — the loser's last move that turned a
   position they could force a win from into one they could not (perfect play;
@@ -11,19 +21,31 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from typing import Any
 
+from django.db import transaction
 
-def _astronomy(record: dict[str, Any], result: dict[str, Any]) -> dict[str, Any] | None:
+from core.generations import MATCHES, bump_on_commit
+from scoring.models import AnalysisState, Match
+
+log = logging.getLogger(__name__)
+
+#: an analysis and whether it is complete (False: the solver's budget ran out)
+Analysed = tuple[dict[str, Any] | None, bool]
+
+
+def _astronomy(record: dict[str, Any], result: dict[str, Any]) -> Analysed:
     if result.get("verification") != "replayed" or not result.get("finished"):
-        return None
-    from scoring.engine.astronomy import decisive_mistake
+        return None, True
+    from scoring.engine.astronomy import decisive_mistake_solved
 
-    return {"decisive_mistake": decisive_mistake(record)}
+    mistake, complete = decisive_mistake_solved(record)
+    return {"decisive_mistake": mistake}, complete
 
 
-ANALYSES: dict[str, Callable[[dict[str, Any], dict[str, Any]], dict[str, Any] | None]] = {
+ANALYSES: dict[str, Callable[[dict[str, Any], dict[str, Any]], Analysed]] = {
     "astronomy": _astronomy,
 }
 
@@ -33,7 +55,53 @@ def has_analysis(result: dict[str, Any]) -> bool:
     return result.get("game", "") in ANALYSES
 
 
+def analysis_due(result: dict[str, Any]) -> bool:
+    """Will the match of ``result`` have an analysis (its state starts *pending*)?"""
+    return (
+        has_analysis(result)
+        and result.get("verification") == "replayed"
+        and bool(result.get("finished"))
+    )
+
+
 def match_analysis(record: dict[str, Any], result: dict[str, Any]) -> dict[str, Any] | None:
     """The analysis of a valid replayed record, or ``None`` for games without one."""
+    return match_analysed(record, result)[0]
+
+
+def match_analysed(record: dict[str, Any], result: dict[str, Any]) -> Analysed:
+    """``match_analysis`` and whether it is complete."""
     analyse = ANALYSES.get(result.get("game", ""))
-    return analyse(record, result) if analyse else None
+    return analyse(record, result) if analyse else (None, True)
+
+
+def analysis_queue(match: Match) -> None:
+    """Queue the analysis of ``match`` at its current version once the transaction
+    commits (at once outside one): a worker never reads a row not yet visible."""
+    from scoring.tasks import analyse_match  # the tasks import this module
+
+    transaction.on_commit(lambda: analyse_match.delay(match.pk, match.version), robust=True)
+
+
+def analysis_run(match_id: int, version: int) -> str:
+    """Analyse ``match_id`` at ``version`` and store the analysis with its state; the
+    state the match is left in (``"stale"``: missing, corrected since, or no longer
+    pending — a second run of the same task stores nothing)."""
+    match = Match.objects.filter(pk=match_id).only("pk", "version", "analysis_state").first()
+    if match is None or match.version != version or match.analysis_state != AnalysisState.PENDING:
+        return "stale"
+    record, result = Match.objects.values_list("record", "result").get(pk=match_id)
+    try:
+        analysis, complete = match_analysed(record, result)
+        state = AnalysisState.DONE if complete else AnalysisState.EXHAUSTED
+    except Exception:  # a bug of the analysis must not leave the match pending forever
+        log.exception("analysis of match %s version %s failed", match_id, version)
+        analysis, state = None, AnalysisState.FAILED
+    # one conditional update: a correction committed meanwhile (another version) wins
+    stored = Match.objects.filter(
+        pk=match_id, version=version, analysis_state=AnalysisState.PENDING
+    ).update(analysis=analysis, analysis_state=state)
+    if not stored:
+        return "stale"
+    bump_on_commit(MATCHES)  # the match page's and API's validators change
+    return str(state)

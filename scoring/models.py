@@ -33,6 +33,17 @@ class Status(models.TextChoices):
     WITHDRAWN = "withdrawn", _("withdrawn")
 
 
+class AnalysisState(models.TextChoices):
+    """Where a match's post-game analysis is (``scoring.analysis``); empty: its game or
+    record has none (not a replayed finished Astronomy Domino game)."""
+
+    NONE = "", _("no analysis")
+    PENDING = "pending", _("analysis pending")
+    DONE = "done", _("analysed")
+    FAILED = "failed", _("analysis failed")
+    EXHAUSTED = "exhausted", _("analysis budget exhausted")
+
+
 class Match(models.Model):
     game = models.ForeignKey("federation.Game", on_delete=models.PROTECT, related_name="matches")
     club = models.ForeignKey("federation.Club", on_delete=models.PROTECT, related_name="matches")
@@ -59,6 +70,14 @@ class Match(models.Model):
         null=True,
         blank=True,
         help_text=_("Post-game analysis, e.g. Astronomy Domino's decisive mistake."),
+    )
+    analysis_state = models.CharField(
+        _("analysis state"),
+        max_length=12,
+        choices=AnalysisState.choices,
+        default=AnalysisState.NONE,
+        blank=True,
+        help_text=_("Pending until a worker has stored the analysis (after the submission)."),
     )
     fingerprint = models.CharField(_("content fingerprint"), max_length=64)
     counted_month = models.DateField(

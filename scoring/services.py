@@ -28,12 +28,12 @@ from federation.models import Club, Game, Player
 from federation.months import ranking_month_for
 from federation.permissions import can_write_for_club
 from scoring import records
-from scoring.analysis import has_analysis, match_analysis
+from scoring.analysis import analysis_due, analysis_queue
 from scoring.engine import UnusableInput, replay
 from scoring.engine.common import RecordError
 from scoring.errors import MatchRejected
 from scoring.metrics import submission_counted
-from scoring.models import Match, MatchEvent, MatchSeat, Status, Verification
+from scoring.models import AnalysisState, Match, MatchEvent, MatchSeat, Status, Verification
 from scoring.signals import match_changed, match_correcting
 from scoring.storage import match_insert
 
@@ -192,11 +192,8 @@ def match_record(
         played_on=played_on,
         game_number=game_number,
     )
-    if has_analysis(result):
-        # before the costly analysis; without one, the insert's unique constraint
-        # refuses a duplicate (below), which saves every submission a query
-        _refuse_duplicate(game, fingerprint)
-    analysis = match_analysis(record, result)
+    # the analysis (Astronomy's) runs in a task once this commits: ``scoring.analysis``
+    due = analysis_due(result)
     placement = ranking_month_for(played_on, now, window=settings.RANKING_PARAMS["window"])
     warnings = placement.warnings() if result["finished"] else []
     match = Match(
@@ -210,7 +207,8 @@ def match_record(
         verification=result["verification"],
         result=result,
         finished=result["finished"],
-        analysis=analysis,
+        analysis=None,
+        analysis_state=AnalysisState.PENDING if due else AnalysisState.NONE,
         fingerprint=fingerprint,
         counted_month=placement.counted_month if result["finished"] else None,
         late=placement.late,
@@ -223,6 +221,8 @@ def match_record(
         # a twin submitted at the same moment won the race to the unique constraint
         _refuse_duplicate(game, fingerprint)
         raise
+    if due:
+        analysis_queue(match)
     # the caches, and the webhooks once committed
     match_changed.send(sender=Match, match=match, action=event.action, at=now)
     return Recorded(match=match, warnings=warnings, seats=seats)
@@ -370,7 +370,6 @@ def match_correct(
         played_on=match.played_on,
         game_number=match.game_number,
     )
-    analysis = match_analysis(record, result)  # outside the lock: it may take a second
     try:
         with transaction.atomic():
             locked = _locked(match, versions)
@@ -380,7 +379,9 @@ def match_correct(
             match_correcting.send(sender=Match, match=locked, players=players, result=result)
             _refuse_duplicate(locked.game, fingerprint, other_than=locked.pk)
             replaced = locked.record
-            warnings = _replace(locked, record, result, fingerprint, analysis, now)
+            warnings = _replace(locked, record, result, fingerprint, now)
+            if locked.analysis_state == AnalysisState.PENDING:
+                analysis_queue(locked)  # at its new version: the old task finds it stale
             locked.seats.all().delete()
             rows = _seat_rows(result, handles, players)
             MatchSeat.objects.bulk_create(MatchSeat(match=locked, **row) for row in rows)
@@ -403,7 +404,6 @@ def _replace(
     record: dict[str, Any],
     result: dict[str, Any],
     fingerprint: str,
-    analysis: Any,
     now: datetime,
 ) -> list[tuple[str, dict[str, Any]]]:
     """Put the corrected version on ``match`` (saved); the warnings of its placement."""
@@ -415,7 +415,8 @@ def _replace(
         placement = ranking_month_for(match.played_on, now, window=window)
         match.counted_month, match.late = placement.counted_month, placement.late
         warnings = placement.warnings()
-    match.record, match.result, match.analysis = record, result, analysis
+    match.record, match.result, match.analysis = record, result, None
+    match.analysis_state = AnalysisState.PENDING if analysis_due(result) else AnalysisState.NONE
     match.verification, match.finished = result["verification"], result["finished"]
     match.fingerprint = fingerprint
     match.status = Status.CORRECTED

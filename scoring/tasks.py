@@ -10,6 +10,7 @@ from typing import Any
 
 from celery import shared_task
 
+from scoring.analysis import analysis_run
 from scoring.imports import TRANSIENT, import_run, stale_imports_resend
 from scoring.models import ImportJob
 
@@ -38,3 +39,17 @@ def resend_stale_imports() -> int:
     """Beat's safety net: send again the imports left queued for more than 5 minutes
     (the broker was down when they were uploaded, or lost them)."""
     return stale_imports_resend(enqueue=enqueue_import)
+
+
+@shared_task(
+    name="scoring.tasks.analyse_match",
+    autoretry_for=TRANSIENT,
+    retry_backoff=2,
+    retry_kwargs={"max_retries": 5},
+    acks_late=True,
+)
+def analyse_match(match_id: int, version: int) -> str:
+    """Compute and store the post-game analysis of a match at ``version`` (queued once
+    its submission or correction commits); a second run, or a stale version, stores
+    nothing."""
+    return analysis_run(match_id, version)

@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
 from federation.models import Club
-from scoring.models import Match, MatchEvent, MatchSeat, Status, Verification
+from scoring.models import AnalysisState, Match, MatchEvent, MatchSeat, Status, Verification
 from scoring.records import RECORD_LIMIT
 from scoring.selectors import (
     score_sheet,
@@ -100,6 +100,7 @@ def created_body(match: Match, seats: Sequence[MatchSeat]) -> dict[str, Any]:
         ],
         "result": match.result,
         "analysis": match.analysis,
+        "analysis_state": match.analysis_state,
         "score_sheet": score_sheet(match.result),
     }
 
@@ -158,10 +159,26 @@ class MatchListSerializer(serializers.Serializer):
 class MatchDetailSerializer(MatchListSerializer):
     result = serializers.JSONField()
     analysis = serializers.JSONField()
+    analysis_state = serializers.ChoiceField(
+        choices=AnalysisState.choices,
+        read_only=True,
+        label=_("analysis state"),
+        help_text=_(
+            "pending until the analysis is stored (a worker computes it after the "
+            "submission); done, failed, or exhausted (the solver's budget ran out); "
+            "empty for games without one."
+        ),
+    )
     score_sheet = serializers.SerializerMethodField()
 
     class Meta(MatchListSerializer.Meta):
-        fields = [*MatchListSerializer.Meta.fields, "result", "analysis", "score_sheet"]
+        fields = [
+            *MatchListSerializer.Meta.fields,
+            "result",
+            "analysis",
+            "analysis_state",
+            "score_sheet",
+        ]
 
     def get_score_sheet(self, match: Match) -> list[dict]:
         return score_sheet(match.result)

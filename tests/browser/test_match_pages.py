@@ -22,7 +22,11 @@ RANDOM = {
 @pytest.fixture
 def matches(games):
     """One full match of every game (and a score-sheet divisor match), with players
-    whose names are long, one of them without consent to show it."""
+    whose names are long, one of them without consent to show it. The Astronomy
+    analysis runs in-process once each submission commits, as in the quick start."""
+    from quotient.celery import app
+
+    before, app.conf.task_always_eager = app.conf.task_always_eager, True
     from quotient.demo import rename_players
     from scoring.engine import engine
     from scoring.services import match_record
@@ -64,6 +68,7 @@ def matches(games):
         ],
     }
     found["sheet"] = match_record(club=club, played_on=today, record=sheet).match
+    app.conf.task_always_eager = before
     return found
 
 
@@ -126,6 +131,8 @@ def test_a_board_picture(page, live_server, matches, game):
 
 def test_the_astronomy_analysis_names_the_loser(page, live_server, matches):
     match = matches["astronomy"]
+    match.refresh_from_db()  # the analysis task stored it after the submission
+    assert match.analysis_state == "done"
     mistake = (match.analysis or {}).get("decisive_mistake")
     page.goto(f"{live_server.url}/matches/{match.pk}/")
     if mistake is None:

@@ -23,3 +23,16 @@ def month_end():
     tests use has been played, on time."""
     with time_machine.travel(dt.datetime(2026, 11, 29, 12, tzinfo=dt.UTC), tick=False):
         yield
+
+
+@pytest.fixture
+def tasks_in_process():
+    """Celery tasks run in the calling process, as in the quick start (no broker): an
+    Astronomy analysis queued on commit is stored before ``on_commit`` returns (wrap the
+    submission in ``django_capture_on_commit_callbacks(execute=True)``)."""
+    from quotient.celery import app
+
+    before = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = before

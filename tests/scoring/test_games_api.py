@@ -129,7 +129,9 @@ def test_match_page_shows_each_games_own_columns(client, club, players, game, co
 
 
 @pytest.mark.django_db
-def test_astronomy_decisive_mistake_is_on_the_match_detail(api, club, players):
+def test_astronomy_decisive_mistake_is_on_the_match_detail(
+    api, club, players, tasks_in_process, django_capture_on_commit_callbacks
+):
     from scoring.engine.astronomy import decisive_mistake
     from scoring.services import match_record
 
@@ -139,9 +141,11 @@ def test_astronomy_decisive_mistake_is_on_the_match_detail(api, club, players):
         if expected is not None:
             break
     assert expected is not None, "no random game with a decisive mistake"
-    match = match_record(club=club, played_on=dt.date(2026, 11, 3), record=record).match
+    with django_capture_on_commit_callbacks(execute=True):  # the analysis task, in-process
+        match = match_record(club=club, played_on=dt.date(2026, 11, 3), record=record).match
     detail = api.get(f"/api/v1/matches/{match.pk}/").json()
     assert detail["analysis"] == {"decisive_mistake": expected}
+    assert detail["analysis_state"] == "done"
     mistake = expected["move"]
     assert detail["result"]["moves"][mistake]["player"] == expected["player"]
     page = api.get(f"/matches/{match.pk}/").content.decode()

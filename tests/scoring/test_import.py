@@ -114,7 +114,9 @@ def test_only_organisers_import(club, other_club, players):
 
 
 @pytest.mark.django_db
-def test_json_lines_of_full_records(club, organiser, players):
+def test_json_lines_of_full_records(
+    club, organiser, players, tasks_in_process, django_capture_on_commit_callbacks
+):
     from scoring.engine import engine
 
     record = engine("astronomy").random_record(4)
@@ -124,10 +126,13 @@ def test_json_lines_of_full_records(club, organiser, players):
     lines = "\n".join(
         [json.dumps({**record, "played_on": "2026-11-03"}), json.dumps({"game": "astronomy"})]
     )
-    job = import_run(job_id=queued(club=club, content=lines.encode(), submitted_by=organiser).pk)
+    job_id = queued(club=club, content=lines.encode(), submitted_by=organiser).pk
+    with django_capture_on_commit_callbacks(execute=True):  # the analysis task, in-process
+        job = import_run(job_id=job_id)
     assert (job.stored, len(job.rejected)) == (1, 1)
     match = Match.objects.get()
     assert match.verification == "replayed" and match.analysis is not None
+    assert match.analysis_state == "done"
 
 
 # ---------------------------------------------------------------------------

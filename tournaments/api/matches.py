@@ -26,6 +26,7 @@ class MatchDetailSerializer(scoring_serializers.MatchDetailSerializer):
             "round",
             "result",
             "analysis",
+            "analysis_state",
             "score_sheet",
         ]
 

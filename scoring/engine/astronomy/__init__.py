@@ -10,6 +10,7 @@ from scoring.engine.astronomy.solver import (
     NODE_BUDGET,
     canonical_key,
     decisive_mistake,
+    decisive_mistake_solved,
     outcomes,
     solve,
 )
@@ -21,6 +22,7 @@ __all__ = [
     "canonical_key",
     "compatible",
     "decisive_mistake",
+    "decisive_mistake_solved",
     "outcomes",
     "random_record",
     "replay",

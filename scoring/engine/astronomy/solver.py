@@ -32,6 +32,7 @@ __all__ = [
     "TooBig",
     "canonical_key",
     "decisive_mistake",
+    "decisive_mistake_solved",
     "outcomes",
     "solve",
     "solve_counted",
@@ -127,22 +128,38 @@ def decisive_mistake(record: Mapping[str, Any], budget: int = NODE_BUDGET) -> di
     is not a valid finished full record, when nothing could be solved, or when the
     loser never held a won position among the solved ones.
     """
+    return decisive_mistake_solved(record, budget)[0]
+
+
+def decisive_mistake_solved(
+    record: Mapping[str, Any], budget: int = NODE_BUDGET
+) -> tuple[dict[str, Any] | None, bool]:
+    """``decisive_mistake`` and whether its answer is complete: False when the budget
+    ran out before the first move's position with no mistake found among the solved
+    ones (an earlier move may still have been one)."""
     if not isinstance(record, Mapping):
-        return None
+        return None, True
     checked = replay(record)
     if not checked["valid"] or not checked["finished"] or checked["verification"] != "replayed":
-        return None
+        return None, True
     values = _outcomes(record, budget)
     if values[-1] is None:
-        return None
+        return None, False
+    found, solved_from = _mistake(record, values)
+    return found, found is not None or solved_from == 0
+
+
+def _mistake(
+    record: Mapping[str, Any], values: list[bool | None]
+) -> tuple[dict[str, Any] | None, int]:
     solved_from = next(k for k, value in enumerate(values) if value is not None)
     players = record["players"]
     laid = len(values) - 1
     loser = laid % 2  # the player to move at the end: left without a move, or resigning
     found: dict[str, Any] = {"before": "win", "after": "loss", "solved_from": solved_from}
     if values[laid]:  # a resignation of a position the loser could still win
-        return {"move": laid, "player": players[loser], **found, "resign": True}
+        return {"move": laid, "player": players[loser], **found, "resign": True}, solved_from
     for k in range(laid - 2, solved_from - 1, -2):  # the loser's tiles, the last first
         if values[k] and values[k + 1]:
-            return {"move": k, "player": players[loser], **found}
-    return None
+            return {"move": k, "player": players[loser], **found}, solved_from
+    return None, solved_from
