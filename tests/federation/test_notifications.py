@@ -32,7 +32,7 @@ def linked(players):
 
 
 def body(mail: Message) -> str:
-    return mail.get_payload(decode=True).decode()
+    return mail.get_content()
 
 
 def links(mail: Message) -> list[str]:

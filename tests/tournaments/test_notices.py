@@ -30,7 +30,7 @@ def test_pairings_published_mail_each_seated_player_their_table_and_seat(
     second = seated(table)[1]
     mail = next(m for m in smtp.mails if m["To"] == f"{second}@example.org")
     assert "table 2, seat 2" in mail["Subject"]
-    text = mail.get_payload(decode=True).decode()
+    text = mail.get_content()
     assert f"https://quotient.test/tournaments/{night.slug}/rounds/1/" in text
     assert Notification.objects.filter(key=f"round:{rnd.pk}", sent_at__isnull=False).count() == 12
 
@@ -50,7 +50,7 @@ def test_a_report_mails_the_tables_other_players(
             table=table, user=users[handles[0]], record=table_record(handles, seed=5)
         )
     assert sorted(m["To"] for m in smtp.mails) == sorted(f"{h}@example.org" for h in handles[1:])
-    text = smtp.mails[0].get_payload(decode=True).decode()
+    text = smtp.mails[0].get_content()
     report_url = f"https://quotient.test/tournaments/{night.slug}/rounds/1/tables/1/report/"
     assert report_url in text
     assert Notification.objects.filter(key=f"report:{report.pk}").count() == len(handles) - 1
