@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
-from federation.models import Club, Player, handle_validator
+from federation.models import Club, Notification, Player, handle_validator
 from federation.permissions import organised_clubs
 
 
@@ -56,3 +57,19 @@ class PlayerClaimForm(forms.Form):
 class PlayerInviteForm(forms.Form):
     handle = forms.CharField(label=_("Handle"), max_length=40)
     email = forms.EmailField(label=_("E-mail address"))
+
+
+class NotificationSettingForm(forms.Form):
+    """*My player*: which mails the player receives, and in which language."""
+
+    kinds = forms.MultipleChoiceField(
+        label=_("Mails I receive"),
+        choices=Notification.Kind.choices,
+        widget=forms.CheckboxSelectMultiple,
+        required=False,
+    )
+    language = forms.ChoiceField(
+        label=_("Language of the mails"),
+        choices=[("", _("the site's language")), *settings.LANGUAGES],
+        required=False,
+    )

@@ -325,3 +325,7 @@ class PlayerInvitation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player.handle} → {self.email}"
+
+
+# the notifications' models live beside, loaded with the app's models
+from federation.notification_models import Notification, NotificationSetting  # noqa: E402, F401

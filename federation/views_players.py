@@ -25,6 +25,7 @@ from federation.players import (
     invitation_send,
     player_of,
 )
+from federation.views_notifications import setting_form
 
 
 @login_required
@@ -37,7 +38,9 @@ def player_claim(request: HttpRequest) -> HttpResponse:
             messages.success(request, _("Your claim waits for an organiser of the club."))
             return redirect("player-claim")
     claims = PlayerClaim.objects.filter(user_id=request.user.pk or 0).select_related("player")[:10]
-    context = {"form": form, "player": player_of(request.user), "claims": claims}
+    player = player_of(request.user)
+    mails = setting_form(player)
+    context = {"form": form, "player": player, "claims": claims, "mails": mails}
     return render(request, "federation/player_claim.html", context)
 
 

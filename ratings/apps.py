@@ -8,4 +8,4 @@ class RatingsConfig(AppConfig):
 
     def ready(self) -> None:
         # the settings check, the caches' and the webhooks' receivers
-        from ratings import caching, checks, webhooks  # noqa: F401
+        from ratings import caching, checks, notices, webhooks  # noqa: F401

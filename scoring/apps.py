@@ -7,4 +7,4 @@ class ScoringConfig(AppConfig):
     verbose_name = _("Matches and scoring")
 
     def ready(self) -> None:
-        from scoring import signals, webhooks  # noqa: F401 - the caches', the webhooks' receivers
+        from scoring import notices, signals, webhooks  # noqa: F401 - the receivers

@@ -192,3 +192,6 @@ def celery_worker_process(django_db_setup, django_db_blocker):
         except subprocess.TimeoutExpired:
             worker.kill()
         log.close()
+
+
+from tests.mailserver import eager, smtp  # noqa: E402, F401 - the mail tests' fixtures

@@ -23,6 +23,7 @@ from core.errors import CodedError
 from federation.models import Player
 from federation.players import player_of
 from scoring.services import match_replay, record_check
+from tournaments import notices
 from tournaments.errors import TableRejected
 from tournaments.models import Table, TableReply, TableReport
 from tournaments.services._common import _lock
@@ -88,9 +89,11 @@ def report_submit(*, table: Table, user: Any, record: Any) -> TableReport:
         TableReport.objects.filter(
             table=locked, reported_by=player, status=TableReport.Status.REPORTED
         ).update(status=TableReport.Status.REPLACED)
-        return TableReport.objects.create(
+        report = TableReport.objects.create(
             table=locked, reported_by=player, record=record, fingerprint=record_fingerprint(record)
         )
+        notices.report_waiting(report)
+        return report
 
 
 def _open_report(table: Table, report_id: Any) -> TableReport:

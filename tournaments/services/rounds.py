@@ -9,7 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from federation.models import Player
-from tournaments import pairing, webhooks
+from tournaments import notices, pairing, webhooks
 from tournaments.errors import TournamentError
 from tournaments.models import (
     Round,
@@ -168,6 +168,7 @@ def round_publish(*, round: Round, by: Any = None, now: datetime | None = None) 
         rnd.published_at = now or timezone.now()
         rnd.save(update_fields=["status", "published_at"])
         webhooks.round_published(rnd)
+        notices.round_published(rnd)
         _settle(locked, rnd)
     return rnd
 
