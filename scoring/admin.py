@@ -209,7 +209,7 @@ class DisputeAdmin(admin.ModelAdmin):
     """Disputes for organisers and federation admins: read here, settled on the site
     (``/matches/disputes/``) or through the API, never edited here."""
 
-    list_display = ("id", "match", "player", "status", "created_at", "settled_at")
+    list_display = ("id", "match", "player", "status", "reason", "created_at", "settled_at")
     list_filter = ("status", "match__club")
     search_fields = ("player__handle", "reason")
     readonly_fields = (

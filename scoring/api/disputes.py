@@ -25,6 +25,8 @@ from scoring.models import Dispute, Match
 
 class DisputeSerializer(serializers.ModelSerializer):
     player = serializers.CharField(source="player.handle", read_only=True)
+    # a plain string in the schema: "open", "upheld" or "rejected"
+    status = serializers.CharField(read_only=True, help_text="open, upheld or rejected")
 
     class Meta:
         model = Dispute

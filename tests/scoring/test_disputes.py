@@ -222,3 +222,26 @@ def test_the_disputes_page_lists_and_settles(
 def test_the_ranking_explanation_says_disputed_matches_count(client, games):
     text = client.get(reverse("ranking-about")).content.decode()
     assert "still count until the dispute is settled" in text
+
+
+def test_the_admin_lists_disputes_by_club_and_status(client, match, ana, organiser, other_club):
+    from django.contrib.auth.models import Permission
+
+    Dispute.objects.create(match=match, player=match.seats.first().player, reason="wrong pips")
+    url = reverse("admin:scoring_dispute_changelist")
+    admin_user = UserFactory(username="secretary", is_staff=True, is_superuser=True)
+    client.force_login(admin_user)
+    assert "wrong pips" in client.get(url, {"status__exact": "open"}).content.decode()
+    club_id = match.club_id
+    assert "wrong pips" in client.get(url, {"match__club__id__exact": club_id}).content.decode()
+    assert "wrong pips" not in client.get(url, {"status__exact": "rejected"}).content.decode()
+    view = Permission.objects.get(codename="view_dispute")
+    stranger = OrganiserFactory(club=other_club, user=UserFactory(username="berliner")).user
+    for user in (organiser, stranger):
+        user.is_staff = True
+        user.save(update_fields=["is_staff"])
+        user.user_permissions.add(view)
+    client.force_login(organiser)
+    assert "wrong pips" in client.get(url).content.decode()
+    client.force_login(stranger)
+    assert "wrong pips" not in client.get(url).content.decode()  # another club's
