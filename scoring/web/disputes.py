@@ -6,6 +6,7 @@ comes back as a message on the page it came from."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from django import forms
@@ -14,6 +15,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -51,7 +53,7 @@ class SettleForm(forms.Form):
     outcome = forms.ChoiceField(
         label=gettext_lazy("Outcome"),
         choices=[
-            (Dispute.Status.UPHELD, gettext_lazy("Upheld (the match was corrected or withdrawn)")),
+            (Dispute.Status.UPHELD, gettext_lazy("Upheld (match corrected or withdrawn)")),
             (Dispute.Status.REJECTED, gettext_lazy("Rejected")),
         ],
     )
@@ -66,7 +68,9 @@ def match_disputes_context(request: HttpRequest, match: Match) -> dict[str, Any]
     seated = player is not None and match.seats.filter(player=player).exists()
     return {
         "disputes": list(rows) if rows is not None else [],
-        "may_contest": seated and match.status != "withdrawn",
+        "may_contest": seated
+        and match.status != "withdrawn"
+        and timezone.now() - match.submitted_at <= timedelta(days=DISPUTE_DAYS),
         "contest_form": ContestForm(),
         "dispute_days": DISPUTE_DAYS,
         "may_settle": may_settle(request.user, match),

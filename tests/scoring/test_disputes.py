@@ -184,6 +184,8 @@ def test_the_match_page_contest_form_and_outcome(client, match, ana, dan):
     dispute.status, dispute.settled_reason = "rejected", "the sheet is right"
     dispute.save()
     assert "the sheet is right" in client.get(page).content.decode()
+    with time_machine.travel(dt.datetime(2026, 12, 5, tzinfo=dt.UTC), tick=False):
+        assert "Contest this result" not in client.get(page).content.decode()  # too late
 
 
 def test_the_disputes_page_lists_and_settles(
