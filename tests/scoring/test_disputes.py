@@ -247,3 +247,14 @@ def test_the_admin_lists_disputes_by_club_and_status(client, match, ana, organis
     assert "wrong pips" in client.get(url).content.decode()
     client.force_login(stranger)
     assert "wrong pips" not in client.get(url).content.decode()  # another club's
+
+
+def test_the_database_holds_one_open_dispute_per_player_and_match(match, players):
+    from django.db import IntegrityError, transaction
+
+    Dispute.objects.create(match=match, player=players[0], reason="one")
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Dispute.objects.create(match=match, player=players[0], reason="two")
+    Dispute.objects.update(status="rejected")
+    Dispute.objects.create(match=match, player=players[0], reason="after the first")
+    assert Dispute.objects.filter(status="open").count() == 1
