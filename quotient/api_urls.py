@@ -19,6 +19,7 @@ from hooks.api import WebhookViewSet
 from quotient.auth import token_login
 from quotient.views_clubs import club_stats_api
 from quotient.views_versus import versus_api
+from scoring.api.disputes import DisputeSettle, MatchDisputes
 from scoring.api.imports import ImportViewSet
 from tournaments.api.matches import MatchViewSet
 
@@ -96,6 +97,12 @@ urlpatterns = [
     path("me/", me_view, name="api-me"),
     path("players/<str:handle>/vs/<str:other>/", versus_api, name="api-player-versus"),
     path("clubs/<slug:slug>/stats/", club_stats_api, name="api-club-stats"),
+    path("matches/<int:pk>/disputes/", MatchDisputes.as_view(), name="api-match-disputes"),
+    path(
+        "matches/<int:pk>/disputes/<int:dispute>/settle/",
+        DisputeSettle.as_view(),
+        name="api-dispute-settle",
+    ),
     path("", include("ratings.api.urls")),
     path("", include("tournaments.api.urls")),
     path("", include(router.urls)),

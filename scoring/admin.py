@@ -19,8 +19,8 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from core.refusals import refused_onto
-from federation.permissions import can_write_for_club, is_federation_admin
-from scoring.models import ImportJob, Match, MatchEvent, MatchSeat, Status
+from federation.permissions import can_write_for_club, is_federation_admin, organised_clubs
+from scoring.models import Dispute, ImportJob, Match, MatchEvent, MatchSeat, Status
 from scoring.selectors import repeated_results
 from scoring.services import match_withdraw
 
@@ -197,6 +197,39 @@ class ImportJobAdmin(admin.ModelAdmin):
 
     def get_readonly_fields(self, request, obj=None):
         return [field.name for field in ImportJob._meta.fields if field.name != "rows"]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(Dispute)
+class DisputeAdmin(admin.ModelAdmin):
+    """Disputes for organisers and federation admins: read here, settled on the site
+    (``/matches/disputes/``) or through the API, never edited here."""
+
+    list_display = ("id", "match", "player", "status", "reason", "created_at", "settled_at")
+    list_filter = ("status", "match__club")
+    search_fields = ("player__handle", "reason")
+    readonly_fields = (
+        "match",
+        "player",
+        "opened_by",
+        "reason",
+        "status",
+        "settled_by",
+        "settled_reason",
+        "created_at",
+        "settled_at",
+    )
+
+    def get_queryset(self, request):
+        rows = super().get_queryset(request).select_related("match__club", "player")
+        if is_federation_admin(request.user):
+            return rows
+        return rows.filter(match__club__in=organised_clubs(request.user))
 
     def has_add_permission(self, request) -> bool:
         return False

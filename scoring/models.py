@@ -256,3 +256,57 @@ class ImportJob(models.Model):
 
     def __str__(self) -> str:
         return f"import {self.pk} of {self.club_id}: {self.done}/{self.total}"
+
+
+class Dispute(models.Model):
+    """A seated player contests a recorded match (``scoring.disputes``); an organiser
+    of its club or a federation admin settles it: upheld (after a correction or a
+    withdrawal of the match) or rejected with a reason."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("open")
+        UPHELD = "upheld", _("upheld")
+        REJECTED = "rejected", _("rejected")
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="disputes")
+    player = models.ForeignKey(
+        "federation.Player", on_delete=models.CASCADE, related_name="disputes"
+    )
+    opened_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="opened_disputes",
+    )
+    reason = models.TextField(_("reason"))
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.OPEN
+    )
+    settled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="settled_disputes",
+    )
+    settled_reason = models.TextField(_("reason of the settlement"), blank=True)
+    created_at = models.DateTimeField(_("opened at"), auto_now_add=True)
+    settled_at = models.DateTimeField(_("settled at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = _("dispute")
+        verbose_name_plural = _("disputes")
+        constraints = [
+            # one open dispute per player and match (a settled one may be followed)
+            models.UniqueConstraint(
+                fields=["match", "player"],
+                condition=models.Q(status="open"),
+                name="dispute_one_open",
+            )
+        ]
+        indexes = [models.Index(fields=["status", "-created_at"], name="dispute_status_newest")]
+
+    def __str__(self) -> str:
+        return f"{self.match_id} {self.player_id} {self.status}"

@@ -30,6 +30,7 @@ from typing import Any
 from core.catalogue import (
     accounts,
     beyond,
+    disputes,
     entry,
     exchange,
     hooks,
@@ -80,6 +81,7 @@ MESSAGES: dict[str, str] = {
     **hooks.MESSAGES,
     **exchange.MESSAGES,
     **players.MESSAGES,
+    **disputes.MESSAGES,
     **requests.MESSAGES,
     **beyond.MESSAGES,
     **idempotency.MESSAGES,

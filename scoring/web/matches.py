@@ -44,6 +44,7 @@ from scoring.models import Match, Status
 from scoring.selectors import match_list, match_rows
 from scoring.services import match_correct, match_record, match_withdraw
 from scoring.web.display import match_display
+from scoring.web.disputes import match_disputes_context
 from scoring.web.entry import GAMES as ENTRY_GAMES
 from scoring.web.entry import answered, recorded_answer
 from scoring.web.filters import read_filters
@@ -195,7 +196,12 @@ def _page_context(request: HttpRequest, match: Match) -> dict[str, Any]:
         {"event": event, "by": event.by.get_username() if show_by and event.by else ""}
         for event in match.events.select_related("by").order_by("at", "id")
     ]
-    return {"match": match, "events": events, **match_display(match)}
+    return {
+        "match": match,
+        "events": events,
+        **match_display(match),
+        **match_disputes_context(request, match),
+    }
 
 
 def _record_text(match: Match) -> str:

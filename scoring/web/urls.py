@@ -4,6 +4,7 @@ from django.urls import path
 
 from scoring.web import (
     correct,
+    disputes,
     formats,
     imports,
     matches,
@@ -20,6 +21,13 @@ urlpatterns = [
     path("matches/", matches.match_index, name="match-list"),
     path("matches/submit/", matches.match_submit, name="match-submit"),
     path("matches/mine/", mine.my_submissions, name="my-submissions"),
+    path("matches/disputes/", disputes.dispute_list, name="dispute-list"),
+    path(
+        "matches/disputes/<int:pk>/settle/",
+        disputes.dispute_settle_page,
+        name="dispute-settle",
+    ),
+    path("matches/<int:pk>/contest/", disputes.match_contest, name="match-contest"),
     path(
         "matches/enter/divisor/sheet/",
         sheet.match_enter_sheet,
