@@ -7,6 +7,8 @@ prints the QR code (``check-in/print/``) and sees the check-ins live on the mana
 
 from __future__ import annotations
 
+import io
+
 import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -30,6 +32,14 @@ from tournaments.views_manage import _managed
 def check_in_address(tournament: Tournament) -> str:
     """The absolute address of the check-in page (by ``SITE_URL``), the QR code's text."""
     return absolute_url("tournament-self-check-in", tournament.slug)
+
+
+def qr_svg(text: str) -> bytes:
+    """A QR code of ``text`` as a standalone SVG document (with its namespace, so that
+    an ``<img>`` shows it)."""
+    out = io.BytesIO()
+    segno.make(text, error="m").save(out, kind="svg", scale=4, border=2, xmldecl=False)
+    return out.getvalue()
 
 
 def _visible(request: HttpRequest, slug: str) -> Tournament:
@@ -65,10 +75,7 @@ def check_in(request: HttpRequest, slug: str) -> HttpResponse:
 def check_in_qr(request: HttpRequest, slug: str) -> HttpResponse:
     """The registration QR code (SVG) of the check-in page."""
     tournament = _visible(request, slug)
-    svg = segno.make(check_in_address(tournament), error="m").svg_inline(
-        scale=4, border=2, omitsize=True
-    )
-    response = HttpResponse(svg, content_type="image/svg+xml")
+    response = HttpResponse(qr_svg(check_in_address(tournament)), content_type="image/svg+xml")
     response["Cache-Control"] = "public, max-age=3600"
     return response
 

@@ -65,3 +65,40 @@ def test_a_player_checks_in_from_a_phone_in_french(
     assert list(done.values_list("player__handle", flat=True)) == ["ana"]
     assert foreign_requests == []
     context.close()
+
+
+def test_the_organiser_sees_the_check_in_without_reloading(browser, live_server, registered):
+    from tournaments.models import Registration
+
+    organiser = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-GB")
+    manage = organiser.new_page()
+    from django.contrib.auth import get_user_model
+
+    marie = get_user_model().objects.get(username="marie")
+    marie.set_password(PASSWORD)
+    marie.save()
+    log_in(manage, live_server, "marie", PASSWORD)
+    manage.wait_for_url(re.compile(r".*/$"))
+    manage.goto(f"{live_server.url}/tournaments/{registered.slug}/manage/")
+    assert manage.inner_text("#self-check-in [data-done]") == "0"
+    qr = manage.locator("#self-check-in img.check-in-qr")
+    qr.wait_for()
+    assert qr.evaluate("img => img.complete && img.naturalWidth > 0")  # the SVG shows
+    ana = Registration.objects.get(tournament=registered, player__handle="ana")
+    cell = f'tr[data-registration="{ana.pk}"] td[data-checked-in]'
+    assert manage.get_attribute(cell, "data-checked-in") == "0"
+
+    phone = browser.new_context(viewport=PHONE, locale="en-GB")
+    page = phone.new_page()
+    log_in(page, live_server, "u-ana", PASSWORD)
+    page.wait_for_url(re.compile(r".*/$"))
+    page.goto(f"{live_server.url}/tournaments/{registered.slug}/check-in/")
+    page.get_by_role("button", name="I am here: check me in").click()
+    page.wait_for_selector("#checked-in")
+
+    manage.wait_for_selector(f'{cell}[data-checked-in="1"]', timeout=15000)
+    assert manage.inner_text("#self-check-in [data-done]") == "1"
+    assert "undo" in manage.inner_text(cell)
+    screenshot(manage, "desktop-en-manage-check-in")
+    phone.close()
+    organiser.close()
