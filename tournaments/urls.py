@@ -4,6 +4,7 @@ from django.urls import path
 
 from tournaments import (
     views,
+    views_checkin,
     views_confirm,
     views_exchange,
     views_feeds,
@@ -60,6 +61,18 @@ urlpatterns = [
         views_reports.table_report_reply,
         {"action": "contest"},
         name="tournament-table-report-contest",
+    ),
+    path("<slug:slug>/check-in/", views_checkin.check_in, name="tournament-self-check-in"),
+    path("<slug:slug>/check-in/qr.svg", views_checkin.check_in_qr, name="tournament-check-in-qr"),
+    path(
+        "<slug:slug>/check-in/print/",
+        views_checkin.check_in_print,
+        name="tournament-check-in-print",
+    ),
+    path(
+        "<slug:slug>/manage/check-ins.json",
+        views_checkin.check_ins_json,
+        name="tournament-check-ins",
     ),
     path("<slug:slug>/manage/", views_manage.manage, name="tournament-manage"),
     path("<slug:slug>/manage/event.json", views_manage.event_json, name="tournament-event"),

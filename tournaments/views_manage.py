@@ -103,6 +103,7 @@ def _manage_page(
         "handles_form": HandlesForm(),
         "late_form": HandleForm(),
         "started": any(r.is_published for r in rounds),
+        "checked_in_count": sum(r.checked_in for r in registrations),
         "missed": _missed_rounds(tournament, registrations),
         "apart_form": _apart_form(tournament),
         **forms,

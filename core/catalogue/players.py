@@ -30,4 +30,13 @@ MESSAGES: dict[str, str] = {
     "report-unknown": gettext_noop("There is no report {report} at this table."),
     "report-closed": gettext_noop("The report {report} is no longer open."),
     "report-reason-required": gettext_noop("Say why the result is contested."),
+    "check-in-no-player": gettext_noop(
+        "This account is not linked to a player: claim your player first, then check in."
+    ),
+    "check-in-not-registered": gettext_noop(
+        "The player {player} is not registered in this tournament: ask its organiser."
+    ),
+    "check-in-closed": gettext_noop(
+        "Check-in is closed: round 1 is already paired. Ask the organiser."
+    ),
 }

@@ -3,6 +3,7 @@
 from django.urls import include, path
 from rest_framework.routers import SimpleRouter
 
+from tournaments.api.checkin import SelfCheckInView
 from tournaments.api.exchange import ArchiveImport
 from tournaments.api.schedule import ScheduleViewSet
 from tournaments.api.series import SeriesViewSet
@@ -24,6 +25,7 @@ router.register("series", SeriesViewSet, basename="series")
 urlpatterns = [
     # before the router's tournaments/{slug}/ ("import" is a reserved slug)
     path("tournaments/import/", ArchiveImport.as_view(), name="api-tournament-import"),
+    path("tournaments/<slug:slug>/check-in/", SelfCheckInView.as_view(), name="api-check-in"),
     path(TABLE, TableDetail.as_view(), name="api-table-detail"),
     path(TABLE + "report/", TableReportView.as_view(), name="api-table-report"),
     path(TABLE + "confirm/", TableConfirmView.as_view(), name="api-table-confirm"),
