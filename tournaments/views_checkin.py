@@ -7,9 +7,6 @@ prints the QR code (``check-in/print/``) and sees the check-ins live on the mana
 
 from __future__ import annotations
 
-import io
-
-import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
@@ -21,6 +18,7 @@ from core.site import absolute_url
 from federation.players import player_of
 from tournaments import selectors
 from tournaments.models import Tournament
+from tournaments.qr import qr_svg
 from tournaments.services.checkin import (
     check_in_open,
     own_registration,
@@ -32,14 +30,6 @@ from tournaments.views_manage import _managed
 def check_in_address(tournament: Tournament) -> str:
     """The absolute address of the check-in page (by ``SITE_URL``), the QR code's text."""
     return absolute_url("tournament-self-check-in", tournament.slug)
-
-
-def qr_svg(text: str) -> bytes:
-    """A QR code of ``text`` as a standalone SVG document (with its namespace, so that
-    an ``<img>`` shows it)."""
-    out = io.BytesIO()
-    segno.make(text, error="m").save(out, kind="svg", scale=4, border=2, xmldecl=False)
-    return out.getvalue()
 
 
 def _visible(request: HttpRequest, slug: str) -> Tournament:

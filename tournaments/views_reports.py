@@ -12,16 +12,15 @@ from __future__ import annotations
 
 from typing import Any
 
-import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from core.refusals import refused_onto
+from core.site import absolute_url
 from federation.players import player_of
 from scoring.entry.prefill import sheet_for, summary_for
 from scoring.web.entry import GAMES, Saver
@@ -30,6 +29,7 @@ from scoring.web.sheet import sheet_page
 from scoring.web.summary import summary_page
 from tournaments import selectors
 from tournaments.models import Table, Tournament
+from tournaments.qr import qr_svg
 from tournaments.services.reports import (
     report_confirm,
     report_contest,
@@ -51,11 +51,8 @@ def _table(slug: str, number: int, table: int) -> tuple[Tournament, Table]:
 def table_qr(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
     """The QR code (SVG) of the table's report page, for a published round."""
     tournament, found = _table(slug, number, table)
-    address = request.build_absolute_uri(
-        reverse("tournament-table-report", args=[tournament.slug, number, found.number])
-    )
-    svg = segno.make(address, error="m").svg_inline(scale=4, border=2, omitsize=True)
-    response = HttpResponse(svg, content_type="image/svg+xml")
+    address = absolute_url("tournament-table-report", tournament.slug, number, found.number)
+    response = HttpResponse(qr_svg(address), content_type="image/svg+xml")
     response["Cache-Control"] = "public, max-age=3600"
     return response
 

@@ -12,8 +12,8 @@ from federation.models import Player
 from tests.factories import UserFactory
 from tests.tournaments.flow import link_accounts
 from tournaments.models import Registration
+from tournaments.qr import qr_svg
 from tournaments.services import round_pair
-from tournaments.views_checkin import qr_svg
 
 
 @pytest.fixture
