@@ -7,10 +7,12 @@ and to federation admins (others get a 404, as if it did not exist).
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import date
 from typing import Any
 
 from django.db.models import Prefetch, Q, QuerySet
 from django.http import Http404
+from django.utils import timezone
 
 from federation.models import Game, Player
 from federation.permissions import can_write_for_club, is_federation_admin, organised_clubs
@@ -91,6 +93,12 @@ def table_get(tournament: Tournament, number: int, table: int) -> Table:
     if found is None:
         raise Http404("no such table")
     return found
+
+
+def round_day(rnd: Round) -> date:
+    """The day a round's tables are played: the day it was published (federation
+    time), else today."""
+    return timezone.localtime(rnd.published_at or timezone.now()).date()
 
 
 def latest_rules(tournament: Tournament) -> dict[str, Any] | None:

@@ -22,11 +22,8 @@ from django.views.decorators.http import require_POST
 from core.refusals import refused_onto
 from core.site import absolute_url
 from federation.players import player_of
-from scoring.entry.prefill import sheet_for, summary_for
 from scoring.web.entry import GAMES, Saver
 from scoring.web.forms import MatchHeaderForm
-from scoring.web.sheet import sheet_page
-from scoring.web.summary import summary_page
 from tournaments import selectors
 from tournaments.models import Table, Tournament
 from tournaments.qr import qr_svg
@@ -37,7 +34,7 @@ from tournaments.services.reports import (
     seated_player,
     table_state,
 )
-from tournaments.views_results import _only_club, _played_on, _which
+from tournaments.views_results import _which, table_form_page
 
 
 def _table(slug: str, number: int, table: int) -> tuple[Tournament, Table]:
@@ -81,38 +78,13 @@ def table_report(request: HttpRequest, slug: str, number: int, table: int) -> Ht
     which = _which(request, game)
     if which == "record" or game not in GAMES:
         which = "sheet" if game == "divisor" else "summary"
-    initial = {"club": tournament.club.slug, "played_on": _played_on(found.round).isoformat()}
-    header = MatchHeaderForm(request.POST or None, user=request.user, initial=initial)
-    _only_club(header, tournament)
-    handles = [seat.player.handle for seat in found.seats.all()]
-    rules = selectors.latest_rules(tournament)
     extra = {
-        "tournament": tournament,
-        "table": found,
-        "which": which,
         "me": player.handle,
         "state": table_state(found),
         "seats_fixed": _("The table's players, in seat order."),
     }
-    save = _report_saver(found)
-    if which == "sheet":
-        return sheet_page(
-            request,
-            header,
-            save=save,
-            initial=sheet_for(handles, rules),
-            template="tournaments/table_report_sheet.html",
-            extra=extra,
-        )
-    return summary_page(
-        request,
-        game,
-        header,
-        save=save,
-        initial=summary_for(game, handles, rules),
-        template="tournaments/table_report_summary.html",
-        extra=extra,
-    )
+    templates = ("tournaments/table_report_sheet.html", "tournaments/table_report_summary.html")
+    return table_form_page(request, found, which, _report_saver(found), templates, extra)
 
 
 @login_required

@@ -28,7 +28,6 @@ from django.forms import ModelChoiceField
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from core.refusals import refused_onto
@@ -40,18 +39,12 @@ from scoring.web.forms import MatchHeaderForm, MatchSubmitForm
 from scoring.web.sheet import sheet_page
 from scoring.web.summary import summary_page
 from tournaments import selectors, services
-from tournaments.models import Round, Table, Tournament
+from tournaments.models import Table, Tournament
 from tournaments.views_manage import _managed
 
 #: the forms of a table's page: ``?form=`` (or what the posted fields say)
 FORMS = ("sheet", "summary", "record")
 SUMMARY_FIELD = re.compile(r"^d\d{1,3}-(points-\d|blocked)$")
-
-
-def _played_on(rnd: Round) -> date:
-    """The day the round was published (federation time), else today."""
-    when = rnd.published_at or timezone.now()
-    return timezone.localtime(when).date()
 
 
 def _which(request: HttpRequest, game: str) -> str:
@@ -78,29 +71,41 @@ def table_result(request: HttpRequest, slug: str, number: int, table: int) -> Ht
     which = _which(request, game)
     if which == "record" or game not in GAMES:
         return _record_page(request, tournament, found)
+    extra = {"seats_fixed": _("The table's players, in seat order.")}
+    templates = ("tournaments/table_result_sheet.html", "tournaments/table_result_summary.html")
+    return table_form_page(request, found, which, _table_saver(found), templates, extra)
+
+
+def table_form_page(
+    request: HttpRequest,
+    found: Table,
+    which: str,
+    save: Saver,
+    templates: tuple[str, str],
+    extra: dict[str, Any],
+) -> HttpResponse:
+    """A table's guided form (``which``: "sheet" or "summary"; ``templates``: the sheet's
+    and the summary's), filled in for the table: its players in seat order, the
+    tournament's club, the round's day and the tournament's latest rules; ``save``
+    stores what it builds (the organiser's result, a player's report)."""
+    tournament = found.round.tournament
+    game = tournament.game.key
     # the date as a date input holds it (YYYY-MM-DD), whatever the language
-    initial = {"club": tournament.club.slug, "played_on": _played_on(found.round).isoformat()}
+    day = selectors.round_day(found.round).isoformat()
+    initial = {"club": tournament.club.slug, "played_on": day}
     header = MatchHeaderForm(request.POST or None, user=request.user, initial=initial)
     _only_club(header, tournament)
     handles = [seat.player.handle for seat in found.seats.all()]
     rules = selectors.latest_rules(tournament)
-    extra = {
-        "tournament": tournament,
-        "table": found,
-        "which": which,
-        "seats_fixed": _("The table's players, in seat order."),
-    }
-    save = _table_saver(found)
+    extra = {"tournament": tournament, "table": found, "which": which, **extra}
     if which == "sheet":
-        template = "tournaments/table_result_sheet.html"
         initial_sheet = sheet_for(handles, rules)
         return sheet_page(
-            request, header, save=save, initial=initial_sheet, template=template, extra=extra
+            request, header, save=save, initial=initial_sheet, template=templates[0], extra=extra
         )
     initial_form = summary_for(game, handles, rules)
-    template = "tournaments/table_result_summary.html"
     return summary_page(
-        request, game, header, save=save, initial=initial_form, template=template, extra=extra
+        request, game, header, save=save, initial=initial_form, template=templates[1], extra=extra
     )
 
 
@@ -161,7 +166,7 @@ def _record_page(request: HttpRequest, tournament: Tournament, found: Table) -> 
     in seat order pre-filled; a bad record is explained and the form keeps its text."""
     initial = {
         "club": tournament.club.slug,
-        "played_on": _played_on(found.round),
+        "played_on": selectors.round_day(found.round),
         "record_text": _skeleton(tournament, found),
     }
     form = MatchSubmitForm(

@@ -17,13 +17,12 @@ import json
 from typing import Any
 
 from django.db import transaction
-from django.utils import timezone
 
 from core.errors import CodedError
 from federation.models import Player
 from federation.players import player_of
 from scoring.services import match_replay, record_check
-from tournaments import notices
+from tournaments import notices, selectors
 from tournaments.errors import TableRejected
 from tournaments.models import Table, TableReply, TableReport
 from tournaments.services._common import _lock
@@ -125,7 +124,7 @@ def report_confirm(*, table: Table, user: Any, report_id: Any) -> TableReport:
         if others <= confirmed:
             table_result_record(
                 table=locked,
-                played_on=timezone.localtime(locked.round.published_at or timezone.now()).date(),
+                played_on=selectors.round_day(locked.round),
                 record=report.record,
             )
             report.status = TableReport.Status.RECORDED
