@@ -17,6 +17,7 @@ class Notification(models.Model):
         PAIRINGS_PUBLISHED = "pairings-published", _("a round's pairings published")
         REPORT_TO_CONFIRM = "report-to-confirm", _("a table result waiting for my confirmation")
         RANK_PUBLISHED = "rank-published", _("the monthly list published with my new rank")
+        DISPUTE_SETTLED = "dispute-settled", _("a dispute settled")
 
     kind = models.CharField(_("kind"), max_length=20, choices=Kind.choices)
     key = models.CharField(_("object"), max_length=80)

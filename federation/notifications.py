@@ -33,6 +33,7 @@ SUBJECTS = {
     Kind.PAIRINGS_PUBLISHED: _("%(tournament)s, round %(round)s: table %(table)s, seat %(seat)s"),
     Kind.REPORT_TO_CONFIRM: _("%(tournament)s, round %(round)s: a result to confirm"),
     Kind.RANK_PUBLISHED: _("The ranking of %(month)s: you are number %(rank)s"),
+    Kind.DISPUTE_SETTLED: _("A dispute is settled: %(title)s"),
 }
 
 

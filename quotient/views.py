@@ -24,6 +24,7 @@ from federation.models import Game, Player
 from federation.months import month_index, month_label, parse_month, previous_month
 from federation.permissions import organised_clubs
 from quotient.charts import ChartWords, MonthPoint, ranking_chart
+from quotient.me import me_digest, me_tools
 from ratings.caching import LISTS, MATCHES, PLAYERS, changed_at, generations
 from ratings.models import RankingEntry, RankingList
 from ratings.selectors import entry_results, latest_months, player_history
@@ -85,10 +86,26 @@ def player_detail(request: HttpRequest, handle: str) -> HttpResponseBase:
         changed_at(*gens.values()),
     )
     validators = page_validators(request, content)
+    # "this is me": read for a logged-in visitor only (an anonymous one reads no database)
+    me = None
+    if request.COOKIES.get(settings.SESSION_COOKIE_NAME):
+        me = me_tools(request.user, handle)
+    if me is not None:
+        validators = Validators.of(
+            [validators.etag, me_digest(me)], validators.last_modified, weak=True
+        )
     response = not_modified(request, validators)
     if response is None:
         title, body = cached(content.key, lambda: _player_html(request, handle), by=request)
-        context = {"title": title, "body": mark_safe(body), "handle": handle}
+        # the player's own tools go under the page's header (its ``<!--me-->`` mark)
+        head, _mark, rest = body.rpartition("<!--me-->")
+        context = {
+            "title": title,
+            "head": mark_safe(head),
+            "body": mark_safe(rest),
+            "handle": handle,
+            "me": me,
+        }
         response = render(request, "players/detail.html", context)
     vary = ["Accept-Language", "Cookie"]  # the page shows its visitor: never in shared caches
     return finish(response, validators, immutable=False, private=True, vary=vary)

@@ -26,6 +26,7 @@ from django.utils import timezone
 from core.errors import CodedError
 from federation.permissions import can_write_for_club, is_federation_admin, organised_clubs
 from federation.players import player_of
+from scoring import notices
 from scoring.models import Dispute, Match, MatchEvent, Status
 
 #: how long after its recording a match may be contested
@@ -105,6 +106,7 @@ def dispute_settle(*, dispute: Dispute, by: Any, outcome: Any, reason: Any) -> D
         locked.settled_reason = text
         locked.settled_at = timezone.now()
         locked.save(update_fields=["status", "settled_by", "settled_reason", "settled_at"])
+        notices.dispute_settled(locked)  # the mail goes once this commits
         return locked
 
 

@@ -1,6 +1,7 @@
 """Mails to the players of a recorded match (``federation.notifications``): each seated
 player with an account is told their result, with the match page's absolute link
-where they can contest it. Read and sent once the write commits, once per match and player."""
+where they can contest it; a disputing player is told their dispute's outcome. Read
+and sent once the write commits, once per match (or dispute) and player."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from django.dispatch import receiver
 
 from core.site import absolute_url
 from federation.notifications import Kind, notify
-from scoring.models import Match, MatchEvent
+from scoring.models import Dispute, Match, MatchEvent
 from scoring.signals import match_changed
 
 
@@ -41,3 +42,19 @@ def results_recorded(match_id: int) -> None:
             "points": seat.points,
         }
         notify(Kind.RESULT_RECORDED, seat.player, f"match:{match.pk}", context)
+
+
+def dispute_settled(dispute: Dispute) -> None:
+    """The disputing player, if they have an account: their dispute's outcome (upheld
+    or rejected) and the reason the organiser gave."""
+    match = dispute.match
+    context = {
+        "title": f"{match.game.name} {match.played_on.isoformat()}",
+        "game": match.game.name,
+        "club": match.club.name,
+        "played_on": match.played_on.isoformat(),
+        "outcome": dispute.status,
+        "reason": dispute.settled_reason,
+        "url": absolute_url("match-detail", match.pk),
+    }
+    notify(Kind.DISPUTE_SETTLED, dispute.player, f"dispute:{dispute.pk}", context)

@@ -166,9 +166,10 @@ def match_record(
     submitted_by: Any = None,
     now: datetime | None = None,
     game_number: int = 1,
+    reason: str = "",
 ) -> Recorded:
     """Replay ``record`` and store the match with its seats and its first event, in
-    one transaction.
+    one transaction (``reason``: what its history says of how it came, if anything).
 
     Raises ``MatchRejected`` (nothing stored) for a record too large, holding a key
     GAMES.md does not define, or invalid, an unknown player handle, a date before
@@ -214,7 +215,9 @@ def match_record(
         late=placement.late,
     )
     seats = [MatchSeat(match=match, **row) for row in _seat_rows(result, handles, players)]
-    event = _new_event(match, MatchEvent.Action.RECORDED, by=match.submitted_by, at=now)
+    event = _new_event(
+        match, MatchEvent.Action.RECORDED, by=match.submitted_by, at=now, reason=reason
+    )
     try:
         match_insert(match, seats, event)
     except IntegrityError:

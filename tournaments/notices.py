@@ -1,12 +1,14 @@
 """Mails to the players of a tournament (``federation.notifications``): a round's
 pairings published (their table and seat), a table result waiting for their
-confirmation. Sent once the write commits, once per object and player."""
+confirmation, their table's dispute settled by the organiser. Sent once the write
+commits, once per object and player."""
 
 from __future__ import annotations
 
 from core.site import absolute_url
 from federation.notifications import Kind, notify
-from tournaments.models import Round, TableReport, TableSeat
+from scoring.models import Match
+from tournaments.models import Round, Table, TableReport, TableSeat
 
 
 def round_published(rnd: Round) -> None:
@@ -48,3 +50,22 @@ def report_waiting(report: TableReport) -> None:
             "url": url,
         }
         notify(Kind.REPORT_TO_CONFIRM, seat.player, f"report:{report.pk}", context)
+
+
+def table_dispute_settled(table: Table, match: Match, *, accepted: str = "") -> None:
+    """The table's players with an account: the organiser settled the table's dispute,
+    accepting the report of ``accepted`` (a name) or entering the result."""
+    rnd = table.round
+    tournament = rnd.tournament
+    seats = table.seats.filter(player__user__isnull=False).select_related("player__user")
+    for seat in seats:
+        context = {
+            "title": tournament.name,
+            "tournament": tournament.name,
+            "round": rnd.number,
+            "table": table.number,
+            "outcome": "accepted" if accepted else "entered",
+            "accepted": accepted,
+            "url": absolute_url("match-detail", match.pk),
+        }
+        notify(Kind.DISPUTE_SETTLED, seat.player, f"table:{table.pk}", context)

@@ -110,6 +110,11 @@ urlpatterns = [
         name="tournament-publish",
     ),
     path(
+        "<slug:slug>/manage/rounds/<int:number>/tables/<int:table>/accept/<int:report>/",
+        views_confirm.table_accept,
+        name="tournament-table-accept",
+    ),
+    path(
         "<slug:slug>/manage/rounds/<int:number>/byes/",
         views_manage.round_bye_grant,
         name="tournament-bye",

@@ -8,16 +8,19 @@ the same confirmation page, nothing done."""
 
 from __future__ import annotations
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404
+from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from core.confirm import confirm_page, confirmed
-from tournaments import views_manage
-from tournaments.models import Registration, Round, Tournament
+from core.refusals import refused_onto
+from tournaments import selectors, views_manage
+from tournaments.models import Registration, Round, TableReport, Tournament
+from tournaments.services.reports import report_accept, report_standings
 
 
 def _manage_url(tournament: Tournament) -> str:
@@ -105,4 +108,48 @@ def registration_withdraw(request: HttpRequest, slug: str, pk: int) -> HttpRespo
         button=_("Withdraw %(player)s") % {"player": player},
         cancel=_manage_url(tournament),
         fields={"from_round": from_round},
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def table_accept(
+    request: HttpRequest, slug: str, number: int, table: int, report: int
+) -> HttpResponse:
+    """The organiser settles a table's dispute with one of its reports (403 for
+    anyone else); the confirmed POST records it (``services.reports.report_accept``)."""
+    tournament = views_manage._managed(request, slug)
+    found = selectors.table_get(tournament, number, table)
+    chosen = get_object_or_404(
+        TableReport.objects.select_related("reported_by"), pk=report, table=found
+    )
+    if confirmed(request):
+        with refused_onto(request=request):
+            report_accept(table=found, user=request.user, report_id=chosen.pk)
+            messages.success(
+                request,
+                _(
+                    "The report of %(player)s is accepted: the result of table %(table)s is recorded."
+                )
+                % {"player": chosen.reported_by.public_display_name, "table": found.number},
+            )
+        return redirect(_manage_url(tournament) + "#disputes")
+    ranks = ", ".join(
+        f"{row['rank']}. {row['player']} ({row['score']})" for row in report_standings(chosen)
+    )
+    return confirm_page(
+        request,
+        title=_("Accept the report of %(player)s for table %(table)s, round %(round)s?")
+        % {
+            "player": chosen.reported_by.public_display_name,
+            "table": found.number,
+            "round": number,
+        },
+        facts=[_("Its result: %(ranks)s.") % {"ranks": ranks}],
+        consequence=_(
+            "The table's result is recorded from this report, as if every player had "
+            "confirmed it; the other reports are closed and the players are told by mail."
+        ),
+        button=_("Accept this report"),
+        cancel=_manage_url(tournament) + "#disputes",
     )

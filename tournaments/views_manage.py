@@ -43,6 +43,7 @@ from tournaments.models import (
     RoundBye,
     Tournament,
 )
+from tournaments.services.reports import disputed_tables
 
 #: refusals shown at the form field they are about
 APART_FIELDS = {"apart-pair": "apart", "apart-unknown": "apart"}
@@ -113,6 +114,8 @@ def _manage_page(
         handles += [b.player.handle for b in current.byes.all()]
         context["swap_form"] = SwapForm(handles=sorted(handles, key=str.lower))
         context["warnings"] = pairing.round_warnings(current)
+    if current is not None and current.is_published:
+        context["disputes"] = disputed_tables(current.tables.all())
     return render(request, "tournaments/manage.html", context, status=status)
 
 

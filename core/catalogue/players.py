@@ -30,6 +30,9 @@ MESSAGES: dict[str, str] = {
     "report-unknown": gettext_noop("There is no report {report} at this table."),
     "report-closed": gettext_noop("The report {report} is no longer open."),
     "report-reason-required": gettext_noop("Say why the result is contested."),
+    "report-not-organiser": gettext_noop(
+        "Only the tournament's organisers may accept a report in place of the players."
+    ),
     "check-in-no-player": gettext_noop(
         "This account is not linked to a player: claim your player first, then check in."
     ),

@@ -3,7 +3,9 @@ by its seated players (``tournaments.services.reports``).
 
 ``GET`` the table (its players, its match, its reports and their replies: for its
 players and the club's organisers); ``POST report/`` ``{"record"}``, ``confirm/``
-``{"report"}``, ``contest/`` ``{"report", "reason"}`` (the table's players only).
+``{"report"}``, ``contest/`` ``{"report", "reason"}`` (the table's players only);
+``accept/`` ``{"report"}`` (the club's organisers: a dispute settled by accepting
+one report).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from federation.permissions import can_write_for_club
 from federation.players import player_of
 from tournaments.models import Table
 from tournaments.services.reports import (
+    report_accept,
     report_confirm,
     report_contest,
     report_submit,
@@ -110,3 +113,17 @@ class TableContestView(_TableView):
             reason=_body(request).get("reason"),
         )
         return Response({"status": report.status, "report": report.pk})
+
+
+class TableAcceptView(_TableView):
+    @extend_schema(
+        request=inline_serializer("TableAcceptBody", {"report": serializers.IntegerField()}),
+        responses=_Answer,
+    )
+    def post(self, request: Request, slug: str, number: int, table: int) -> Response:
+        found = _table(slug, number, table)
+        report = report_accept(
+            table=found, user=request.user, report_id=_body(request).get("report")
+        )
+        found.refresh_from_db()
+        return Response({"status": report.status, "report": report.pk, "match": found.match_id})

@@ -8,6 +8,7 @@ from tournaments.api.exchange import ArchiveImport
 from tournaments.api.schedule import ScheduleViewSet
 from tournaments.api.series import SeriesViewSet
 from tournaments.api.tables import (
+    TableAcceptView,
     TableConfirmView,
     TableContestView,
     TableDetail,
@@ -30,5 +31,6 @@ urlpatterns = [
     path(TABLE + "report/", TableReportView.as_view(), name="api-table-report"),
     path(TABLE + "confirm/", TableConfirmView.as_view(), name="api-table-confirm"),
     path(TABLE + "contest/", TableContestView.as_view(), name="api-table-contest"),
+    path(TABLE + "accept/", TableAcceptView.as_view(), name="api-table-accept"),
     path("", include(router.urls)),
 ]

@@ -7,7 +7,9 @@ match is recorded by :func:`~tournaments.services.results.table_result_record` (
 replay, duplicate check and history), in the transaction that holds the table's row
 lock: two confirmations at the same moment store one match. A contest, or two open
 reports that differ, make the table *disputed*; the organiser settles it by entering
-the result on the table's page (which closes every open report).
+the result on the table's page, or by accepting one of the reports
+(:func:`report_accept`): either closes every open report, and the table's players
+are told by mail.
 """
 
 from __future__ import annotations
@@ -17,9 +19,11 @@ import json
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from core.errors import CodedError
 from federation.models import Player
+from federation.permissions import can_write_for_club
 from federation.players import player_of
 from scoring.services import match_replay, record_check
 from tournaments import notices, selectors
@@ -36,6 +40,7 @@ class ReportRefused(CodedError):
         "report-not-seated": 403,
         "report-no-player": 403,
         "report-unknown": 404,
+        "report-not-organiser": 403,
         "report-own": 409,
         "report-closed": 409,
         "table-has-result": 409,
@@ -95,12 +100,22 @@ def report_submit(*, table: Table, user: Any, record: Any) -> TableReport:
         return report
 
 
-def _open_report(table: Table, report_id: Any) -> TableReport:
+#: the reports the organiser may accept: waiting for confirmations, or contested
+ACCEPTABLE = (TableReport.Status.REPORTED, TableReport.Status.CONTESTED)
+
+
+def _open_report(
+    table: Table, report_id: Any, statuses: tuple[str, ...] = TableReport.OPEN
+) -> TableReport:
     try:
-        found = TableReport.objects.select_for_update().get(table=table, pk=int(report_id))
+        found = (
+            TableReport.objects.select_for_update(of=("self",))
+            .select_related("reported_by")
+            .get(table=table, pk=int(report_id))
+        )
     except (TypeError, ValueError, TableReport.DoesNotExist):
         raise ReportRefused("report-unknown", report=str(report_id)[:20]) from None
-    if found.status != TableReport.Status.REPORTED:
+    if found.status not in statuses:
         raise ReportRefused("report-closed", report=found.pk, status=found.status)
     return found
 
@@ -150,6 +165,61 @@ def report_contest(*, table: Table, user: Any, report_id: Any, reason: Any) -> T
         report.status = TableReport.Status.CONTESTED
         report.save(update_fields=["status"])
     return report
+
+
+def report_accept(*, table: Table, user: Any, report_id: Any) -> TableReport:
+    """The organiser settles the table by accepting one of its reports (waiting or
+    contested): recorded as the confirmations record it (same replay, duplicate check),
+    the history naming the organiser and the report; the other reports are settled.
+    Under the table's row lock: a second click, or a confirmation at the same moment,
+    finds the table with its result (409) and one match is stored."""
+    if not can_write_for_club(user, table.round.tournament.club):
+        raise ReportRefused("report-not-organiser")
+    with transaction.atomic():
+        locked = _locked_open(table)
+        report = _open_report(locked, report_id, statuses=ACCEPTABLE)
+        rnd = locked.round
+        name = report.reported_by.public_display_name
+        reason = _(
+            "Accepted by the organiser: the report of %(player)s (round %(round)s, table %(table)s)."
+        ) % {"player": name, "round": rnd.number, "table": locked.number}
+        table_result_record(
+            table=locked,
+            played_on=selectors.round_day(rnd),
+            record=report.record,
+            submitted_by=user,
+            reason=reason,
+            accepted=name,
+        )
+        report.status = TableReport.Status.RECORDED
+        report.save(update_fields=["status"])
+    return report
+
+
+def report_standings(report: TableReport) -> list[dict[str, Any]]:
+    """The report's result as the engine replays it: per player in rank order, their
+    rank, points and score (what the organiser compares before accepting one)."""
+    rows = match_replay(report.record).get("standings") or []
+    keys = ("player", "rank", "points", "score")
+    return [{k: row.get(k) for k in keys} for row in rows]
+
+
+def disputed_tables(tables: Any) -> list[dict[str, Any]]:
+    """For the manage page: each of ``tables`` in dispute, its state (``table_state``)
+    with the open reports' results, the reports the organiser may accept first."""
+    found = []
+    for table in tables:
+        if table.match_id is not None or not table.is_disputed:
+            continue
+        state = table_state(table)
+        reports = {r.pk: r for r in table.reports.filter(status__in=ACCEPTABLE)}
+        state["reports"] = [
+            {**row, "result": report_standings(reports[row["id"]])}
+            for row in state["reports"]
+            if row["id"] in reports
+        ]
+        found.append({**state, "table": table})
+    return found
 
 
 def table_state(table: Table) -> dict[str, Any]:

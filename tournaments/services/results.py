@@ -12,6 +12,7 @@ from federation.models import Club, Player
 from scoring.errors import MatchRejected
 from scoring.models import Status
 from scoring.services import Recorded, match_record
+from tournaments import notices
 from tournaments.errors import TableRejected
 from tournaments.models import (
     Round,
@@ -47,10 +48,14 @@ def table_result_record(
     submitted_by: Any = None,
     now: datetime | None = None,
     game_number: int = 1,
+    reason: str = "",
+    accepted: str = "",
 ) -> Recorded:
     """Record the match played at ``table`` (a published round) and link it to the
     table, in one transaction: on any refusal (``TableRejected``, ``MatchRejected``,
-    ``PermissionDenied``) nothing is stored."""
+    ``PermissionDenied``) nothing is stored. A table in dispute given its result by
+    the organiser (``submitted_by``): its players are told the dispute is settled
+    (``accepted``: the name of the player whose report the organiser accepted)."""
     tournament = table.round.tournament
     record_players_check(table, record)
     with transaction.atomic():
@@ -69,15 +74,20 @@ def table_result_record(
             submitted_by=submitted_by,
             now=now,
             game_number=game_number,
+            reason=reason,
         )
         if not recorded.match.finished:  # no final ranks: it cannot score (rolled back)
             raise TableRejected("table-unfinished", table=current.number, round=rnd.number)
+        # the organiser settles a dispute (a player's confirmation does not: not told)
+        disputed = submitted_by is not None and current.match is None and current.is_disputed
         current.match = recorded.match
         current.save(update_fields=["match"])
         # the players' reports still open are settled by this result (docs/players.md)
         TableReport.objects.filter(
             table=current, status__in=[TableReport.Status.REPORTED, TableReport.Status.CONTESTED]
         ).update(status=TableReport.Status.SETTLED)
+        if disputed and submitted_by is not None:
+            notices.table_dispute_settled(current, recorded.match, accepted=accepted)
         _settle(locked, rnd)
     return recorded
 
