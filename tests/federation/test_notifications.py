@@ -115,7 +115,7 @@ def test_my_player_page_sets_the_kinds_and_the_language(
     answer = client.post("/account/notifications/", {"kinds": kinds, "language": "fr"})
     assert answer.status_code == 302
     found = NotificationSetting.objects.get(player=ana)
-    assert set(found.muted) == {Kind.REPORT_TO_CONFIRM, Kind.RANK_PUBLISHED}
+    assert set(found.muted) == {Kind.REPORT_TO_CONFIRM, Kind.RANK_PUBLISHED, Kind.DISPUTE_SETTLED}
     with django_capture_on_commit_callbacks(execute=True):
         record(club)
     mail = next(m for m in smtp.mails if m["To"] == "ana@example.org")
