@@ -28,8 +28,10 @@ from tournaments import selectors
 from tournaments.models import Table, Tournament
 from tournaments.qr import qr_svg
 from tournaments.services.reports import (
+    ACCEPTABLE,
     report_confirm,
     report_contest,
+    report_standings,
     report_submit,
     seated_player,
     table_state,
@@ -78,9 +80,15 @@ def table_report(request: HttpRequest, slug: str, number: int, table: int) -> Ht
     which = _which(request, game)
     if which == "record" or game not in GAMES:
         which = "sheet" if game == "divisor" else "summary"
+    state = table_state(found)
+    # each open report with its result as the engine replays it: what the others confirm
+    opened = {r.pk: r for r in found.reports.filter(status__in=ACCEPTABLE)}
+    for row in state["reports"]:
+        if row["id"] in opened:
+            row["result"] = report_standings(opened[row["id"]])
     extra = {
         "me": player.handle,
-        "state": table_state(found),
+        "state": state,
         "seats_fixed": _("The table's players, in seat order."),
     }
     templates = ("tournaments/table_report_sheet.html", "tournaments/table_report_summary.html")
