@@ -1,7 +1,8 @@
 """A whole round reported from the players' phones (French, 390 px), each player in
 their own browser: the organiser publishes the round, at each of the four tables
 (two of four players, two of three) one player reports the result through the
-per-deal summary and the others confirm it; at one table a player contests the
+per-deal summary and the others confirm it (one of them reaches it from the "This is
+me" block of their own player page); at one table a player contests the
 report and reports another result, and the organiser settles the dispute on the
 manage page by accepting that one. The standings are then those of an identical
 tournament whose organiser entered the same results through the table forms."""
@@ -137,6 +138,13 @@ def test_a_round_reported_from_fourteen_phones_equals_the_organisers_entry(
         if table.pk != disputed.pk:
             results[table.number] = _summary(len(handles))
             _report(pages[handles[0]], address, results[table.number])
+            if table == tables[1]:  # one of them finds it on their own page first
+                own = pages[handles[1]]
+                own.goto(f"{live_server.url}/players/{handles[1]}/")
+                assert "C'est moi" in own.inner_text("#me")
+                with own.expect_navigation():
+                    own.click("#me a.to-confirm")
+                assert own.url == address
             for n, handle in enumerate(handles[1:]):
                 shot = "phone-fr-table-to-confirm" if table == tables[1] and not n else ""
                 _confirm(pages[handle], address, len(handles), shot)
