@@ -125,6 +125,12 @@ class Match(models.Model):
                 name="match_changed_newest",
             ),
             models.Index(fields=["submitted_by", "-id"], name="match_submitter_newest"),
+            # the few analyses still pending (beat's ``resend_stale_analyses``)
+            models.Index(
+                fields=["id"],
+                condition=models.Q(analysis_state=AnalysisState.PENDING),
+                name="match_analysis_pending",
+            ),
         ]
 
     def __str__(self) -> str:
