@@ -59,6 +59,8 @@ def analyse_match(match_id: int, version: int) -> str:
 def resend_stale_analyses() -> int:
     """Beat's safety net: send again the analyses still pending 10 minutes after their
     match's last change (the broker was down at the commit, a worker was killed)."""
-    return stale_analyses_resend(
-        enqueue=lambda match_id, version: analyse_match.delay(match_id, version)
-    )
+    return stale_analyses_resend(enqueue=_send_analysis)
+
+
+def _send_analysis(match_id: int, version: int) -> None:
+    analyse_match.delay(match_id, version)
