@@ -14,7 +14,7 @@ rows per second of each run, the best and the median, the machine's load, and ME
 MISSED against the target: >= 300 rows/s.
 
     .venv/bin/python bench/import_worker.py                      # 3 runs of 2,000 rows
-    .venv/bin/python bench/import_worker.py --runs 1 --rows 500  # a smoke run
+    .venv/bin/python bench/import_worker.py --quick              # one run of 500 rows
     .venv/bin/python bench/import_worker.py --database quotient_submit \
         --redis redis://127.0.0.1:6404
 """
@@ -43,8 +43,9 @@ PLAYERS = 400
 
 def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rows", type=int, default=2000, help="rows per file (2,000)")
-    parser.add_argument("--runs", type=int, default=3, help="imports, each a new file (3)")
+    parser.add_argument("--quick", action="store_true", help="one run of 500 rows: a smoke run")
+    parser.add_argument("--rows", type=int, help="rows per file (2,000)")
+    parser.add_argument("--runs", type=int, help="imports, each a new file (3)")
     parser.add_argument("--database", default="quotient_bench_imports")
     parser.add_argument("--server", default="postgres://postgres@127.0.0.1:5432")
     parser.add_argument(
@@ -52,7 +53,10 @@ def parse_args() -> argparse.Namespace:
         default=os.environ.get("BENCH_REDIS", "redis://127.0.0.1:6379"),
         help="the broker's server (databases 13 and 14 are used and emptied)",
     )
-    return parser.parse_args()
+    args = parser.parse_args()
+    args.rows = args.rows or (500 if args.quick else 2000)
+    args.runs = args.runs or (1 if args.quick else 3)
+    return args
 
 
 def environment(args: argparse.Namespace) -> dict[str, str]:

@@ -2,11 +2,12 @@
 
 ``import_create`` reads the file (``scoring.entry.files``), keeps its rows on an
 ``ImportJob`` and enqueues the job after commit; ``import_run`` (the Celery task's
-service) stores the rows one by one through ``match_record``: a good row is stored,
-a refused one is reported with the engine's error, a duplicate is reported with the
-match it repeats. Each row and the job's counters are written in one transaction,
-under a lock on the job row, so a job is never processed twice and a task that
-stopped midway (a lost worker) carries on where it was.
+service) stores the rows a chunk at a time (``scoring.import_rows``), each row
+decided as ``match_record`` decides it: a good row is stored, a refused one is
+reported with the engine's error, a duplicate is reported with the match it repeats.
+Each chunk and the job's counters are written in one transaction, under a lock on the
+job row, so a job is never processed twice and a task that stopped midway (a lost
+worker) carries on where it was.
 
 Words used here:
 
