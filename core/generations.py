@@ -60,8 +60,27 @@ def bump(name: str) -> None:
 
 def bump_on_commit(name: str) -> None:
     """Now (the writing transaction reads its own change) and again at its commit (a
-    page computed meanwhile by another process, from the data before, is left behind);
-    once when the change is already committed (no transaction is open)."""
-    if transaction.get_connection().in_atomic_block:
+    page computed meanwhile by another process, from the data before, is left behind),
+    that once per transaction however many writes bump ``name`` in it; once when the
+    change is already committed (no transaction is open)."""
+    connection = transaction.get_connection()
+    if not connection.in_atomic_block:
         bump(name)
-    transaction.on_commit(lambda: bump(name))
+        return
+    bump(name)
+    if not any(
+        isinstance(hook[1], _Bump) and hook[1].name == name for hook in connection.run_on_commit
+    ):
+        transaction.on_commit(_Bump(name))
+
+
+class _Bump:
+    """The bump at a commit. One waiting already (an import's chunk records a hundred
+    matches) belongs to this transaction or to a savepoint still open around this
+    write: it cannot be rolled back without this write."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __call__(self) -> None:
+        bump(self.name)

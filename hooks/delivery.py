@@ -76,7 +76,37 @@ def event_store(
     """Store the event for the active endpoints that subscribe to it; the ids of its
     deliveries (none, and nothing stored, when no endpoint wants it: ``data`` is then
     not even built)."""
-    endpoints = _subscribed(type, club_id)
+    return event_store_for(
+        _subscribed(type, club_id), type=type, occurred_at=occurred_at, club_id=club_id, data=data
+    )
+
+
+def subscribed_many(events: list[tuple[str, int | None]]) -> list[list[Endpoint]]:
+    """The active endpoints of each ``(type, club_id)`` (as :func:`event_store` finds
+    them), read in one query for them all."""
+    clubs = {club_id for _type, club_id in events}
+    endpoints = Endpoint.objects.filter(active=True)
+    if None not in clubs:  # clubs' events only: theirs and the federation's endpoints
+        endpoints = endpoints.filter(Q(club__isnull=True) | Q(club_id__in=clubs))
+    return [
+        [
+            e
+            for e in endpoints
+            if type in e.events and (e.club_id is None or club_id is None or e.club_id == club_id)
+        ]
+        for type, club_id in events
+    ]
+
+
+def event_store_for(
+    endpoints: list[Endpoint],
+    *,
+    type: str,
+    occurred_at: datetime,
+    club_id: int | None,
+    data: Callable[[], dict[str, Any]],
+) -> list[int]:
+    """:func:`event_store` for the ``endpoints`` already found."""
     if not endpoints:
         return []
     body = envelope(type, occurred_at, data())

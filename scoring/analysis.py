@@ -10,6 +10,12 @@ with nothing found: the answer may be incomplete) or *failed* (the analysis rais
 It is idempotent: a match no longer pending, or corrected since (another version), is
 left alone; the correction queued its own task for its latest version.
 
+A task lost before it ran (the broker down at the commit, a worker killed) would leave
+its match pending for ever: beat (``scoring.tasks.resend_stale_analyses``, every 10
+minutes) sends again the analysis of every match still pending 10 minutes after its
+last change (:func:`stale_analyses_resend`), once per run, so at most once per period;
+a message that arrives twice stores one analysis.
+
 * Astronomy Domino: the decisive mistake — the loser's last move that turned a
   position they could force a win from into one they could not (perfect play;
   positions small enough for the endgame solver only, its node budget bounds the
@@ -23,12 +29,15 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Exists, OuterRef
+from django.utils import timezone
 
 from core.generations import MATCHES, bump_on_commit
-from scoring.models import AnalysisState, Match
+from scoring.models import AnalysisState, Match, MatchEvent
 
 log = logging.getLogger(__name__)
 
@@ -105,3 +114,35 @@ def analysis_run(match_id: int, version: int) -> str:
         return "stale"
     bump_on_commit(MATCHES)  # the match page's and API's validators change
     return str(state)
+
+
+#: an analysis still pending this long after its match's last change (recorded,
+#: corrected) lost its task: beat sends it again
+STALE_PENDING = timedelta(minutes=10)
+#: analyses sent again per run of beat's task at most (the oldest matches first)
+RESEND_AT_MOST = 1000
+
+
+def stale_analyses_resend(
+    *, enqueue: Callable[[int, int], None], now: datetime | None = None
+) -> int:
+    """Send again (``enqueue(match_id, version)``) the analyses of the matches pending
+    for more than :data:`STALE_PENDING` since their last change; how many were sent. A
+    broker still down sends nothing (logged): the next run tries again."""
+    cutoff = (now or timezone.now()) - STALE_PENDING
+    recent = MatchEvent.objects.filter(match=OuterRef("pk"), at__gte=cutoff)
+    stale = (
+        Match.objects.filter(analysis_state=AnalysisState.PENDING)
+        .exclude(Exists(recent))
+        .order_by("pk")
+        .values_list("pk", "version")[:RESEND_AT_MOST]
+    )
+    sent = 0
+    for match_id, version in stale:
+        try:
+            enqueue(match_id, version)
+        except Exception as exc:  # the broker's errors vary: kombu, redis, socket
+            log.warning("could not send the analysis of match %s again: %s", match_id, exc)
+            break
+        sent += 1
+    return sent

@@ -2,11 +2,12 @@
 
 ``import_create`` reads the file (``scoring.entry.files``), keeps its rows on an
 ``ImportJob`` and enqueues the job after commit; ``import_run`` (the Celery task's
-service) stores the rows one by one through ``match_record``: a good row is stored,
-a refused one is reported with the engine's error, a duplicate is reported with the
-match it repeats. Each row and the job's counters are written in one transaction,
-under a lock on the job row, so a job is never processed twice and a task that
-stopped midway (a lost worker) carries on where it was.
+service) stores the rows a chunk at a time (``scoring.import_rows``), each row
+decided as ``match_record`` decides it: a good row is stored, a refused one is
+reported with the engine's error, a duplicate is reported with the match it repeats.
+Each chunk and the job's counters are written in one transaction, under a lock on the
+job row, so a job is never processed twice and a task that stopped midway (a lost
+worker) carries on where it was.
 
 Words used here:
 
@@ -36,6 +37,7 @@ from federation.models import Club
 from federation.permissions import can_write_for_club, organised_clubs
 from scoring.entry.files import FileRefused, FileRow, read_bytes, read_file
 from scoring.errors import MatchRejected
+from scoring.import_rows import CHUNK, rows_store
 from scoring.models import ImportJob
 from scoring.services import match_record
 
@@ -133,15 +135,16 @@ def import_run(*, job_id: int) -> ImportJob | None:
 
 
 def _store_next(job_id: int, rows: list[dict[str, Any]]) -> bool:
-    """Store the next waiting row; False when none is left (or the job is over)."""
+    """Store the next waiting rows (a chunk: ``scoring.import_rows``); False when none
+    is left (or the job is over)."""
     with transaction.atomic():
         locked = ImportJob.objects.select_for_update(of=("self",))
         job = locked.select_related("club", "submitted_by").defer("rows").get(pk=job_id)
         if job.status != ImportJob.Status.RUNNING or job.done >= job.total:
             return False
-        row = rows[job.done]
-        _store_row(job, row)
-        job.done += 1
+        chunk = rows[job.done : job.done + CHUNK]
+        rows_store(job, chunk, _store_row)
+        job.done += len(chunk)
         job.save(
             update_fields=[
                 "done",

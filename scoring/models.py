@@ -125,6 +125,12 @@ class Match(models.Model):
                 name="match_changed_newest",
             ),
             models.Index(fields=["submitted_by", "-id"], name="match_submitter_newest"),
+            # the few analyses still pending (beat's ``resend_stale_analyses``)
+            models.Index(
+                fields=["id"],
+                condition=models.Q(analysis_state=AnalysisState.PENDING),
+                name="match_analysis_pending",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -200,7 +206,7 @@ class ImportJob(models.Model):
     """A bulk import: a file of matches, each row stored like a submission.
 
     The rows wait in ``rows`` (read from the file at upload, emptied once done); a
-    Celery task stores them one by one, each row with its counters in one
+    Celery task stores them a chunk at a time, each chunk with its counters in one
     transaction, so the counters always say how far it got and a task that stopped
     midway carries on from ``done``. ``rejected`` holds the refused rows' errors
     (``{"row", "line", "code", "move", "params"}``: words are added when shown, in

@@ -1,7 +1,9 @@
 """Mails to the players of a recorded match (``federation.notifications``): each seated
 player with an account is told their result, with the match page's absolute link
 where they can contest it; a disputing player is told their dispute's outcome. Read
-and sent once the write commits, once per match (or dispute) and player."""
+and sent once the write commits, once per match (or dispute) and player. A submission's
+signal names its seats (their players read): a match none of whose players has an
+account reads nothing more."""
 
 from __future__ import annotations
 
@@ -23,6 +25,9 @@ def _recorded(
     sender: object, match: Match, action: str, at: datetime | None = None, **kwargs: Any
 ) -> None:
     if action == MatchEvent.Action.RECORDED:
+        seats = kwargs.get("seats")
+        if seats is not None and not any(seat.player.user_id for seat in seats):
+            return  # the submission's seats (``match_record``'s): nobody to tell
         # after the commit: the write's transaction (and its query budget) stays as it was
         transaction.on_commit(partial(results_recorded, match.pk))
 

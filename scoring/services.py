@@ -227,7 +227,7 @@ def match_record(
     if due:
         analysis_queue(match)
     # the caches, and the webhooks once committed
-    match_changed.send(sender=Match, match=match, action=event.action, at=now)
+    match_changed.send(sender=Match, match=match, action=event.action, at=now, seats=seats)
     return Recorded(match=match, warnings=warnings, seats=seats)
 
 

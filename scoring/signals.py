@@ -2,7 +2,8 @@
 them): ``match_changed`` once a match is recorded, corrected or withdrawn (inside the
 write's transaction when there is one), with ``match``, ``action`` (a
 ``MatchEvent.Action``), ``at`` (the event's time) and, for a correction or a
-withdrawal, ``reason``. Receivers that act on the outcome should wait for the commit
+withdrawal, ``reason``; a new match's (``match_record``, an import's rows) also
+``seats``, its ``MatchSeat`` rows with their players. Receivers that act on the outcome should wait for the commit
 (``on_commit``): ``scoring.webhooks`` does.
 
 ``match_correcting`` is sent inside a correction's transaction, the match row

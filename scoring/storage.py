@@ -120,3 +120,50 @@ def _stored(obj: Model, pk: int) -> None:
     obj.pk = pk
     obj._state.adding = False
     obj._state.db = connection.alias
+
+
+def matches_insert(new: Sequence[tuple[Match, Sequence[MatchSeat], MatchEvent]]) -> None:
+    """Store many new matches with their seats and first events (an import's chunk),
+    whole or nothing (``IntegrityError``: a duplicate); each match gets its id. On
+    PostgreSQL: the ids taken from the sequence in one query, then one ``COPY`` per
+    table, the rows those ``save()`` would write (the seats' and events' own ids are
+    left to the database, not read back)."""
+    if not new:
+        return
+    if connection.vendor != "postgresql":
+        for match, seats, event in new:
+            for seat in seats:
+                seat.match = match
+            event.match = match
+        with transaction.atomic():
+            Match.objects.bulk_create([match for match, _seats, _event in new])
+            MatchSeat.objects.bulk_create([seat for _match, seats, _event in new for seat in seats])
+            MatchEvent.objects.bulk_create([event for _match, _seats, event in new])
+        return
+    pk = Match._meta.pk
+    with transaction.atomic(), connection.cursor() as cursor, connection.wrap_database_errors:
+        cursor.execute(
+            "SELECT nextval(pg_get_serial_sequence(%s, %s)) FROM generate_series(1, %s)",
+            [Match._meta.db_table, pk.column, len(new)],
+        )
+        for (match, seats, event), (match_id,) in zip(new, cursor.fetchall(), strict=True):
+            match.pk = match_id
+            for seat in seats:
+                seat.match = match  # their match_id, now that the match has one
+            event.match = match
+        raw = cursor.cursor  # psycopg's, for COPY
+        _copy(raw, Match, [match for match, _seats, _event in new], with_pk=True)
+        _copy(raw, MatchSeat, [seat for _match, seats, _event in new for seat in seats])
+        _copy(raw, MatchEvent, [event for _match, _seats, event in new])
+    for match, _seats, _event in new:
+        _stored(match, match.pk)
+
+
+def _copy(raw: Any, model: type[Model], objs: Sequence[Model], *, with_pk: bool = False) -> None:
+    """``COPY`` the rows of ``objs`` into ``model``'s table, prepared as ``save()``
+    prepares them (with the primary key when ``with_pk``)."""
+    fields = [f for f in model._meta.concrete_fields if with_pk or not f.primary_key]
+    columns = ", ".join(_column(f) for f in fields)
+    with raw.copy(f"COPY {_table(model)} ({columns}) FROM STDIN") as copy:
+        for obj in objs:
+            copy.write_row([f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields])

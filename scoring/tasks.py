@@ -10,7 +10,7 @@ from typing import Any
 
 from celery import shared_task
 
-from scoring.analysis import analysis_run
+from scoring.analysis import analysis_run, stale_analyses_resend
 from scoring.imports import TRANSIENT, import_run, stale_imports_resend
 from scoring.models import ImportJob
 
@@ -53,3 +53,14 @@ def analyse_match(match_id: int, version: int) -> str:
     its submission or correction commits); a second run, or a stale version, stores
     nothing."""
     return analysis_run(match_id, version)
+
+
+@shared_task(name="scoring.tasks.resend_stale_analyses")
+def resend_stale_analyses() -> int:
+    """Beat's safety net: send again the analyses still pending 10 minutes after their
+    match's last change (the broker was down at the commit, a worker was killed)."""
+    return stale_analyses_resend(enqueue=_send_analysis)
+
+
+def _send_analysis(match_id: int, version: int) -> None:
+    analyse_match.delay(match_id, version)

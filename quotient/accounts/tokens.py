@@ -82,7 +82,10 @@ def token_authenticate(key: str, now: datetime | None = None) -> ApiToken | None
     )
     if token is None:
         return None
-    stale = Q(last_used_at__isnull=True) | Q(last_used_at__lt=now - LAST_USED_RESOLUTION)
+    since = now - LAST_USED_RESOLUTION
+    if token.last_used_at is not None and token.last_used_at >= since:
+        return token  # its use noted less than LAST_USED_RESOLUTION ago: nothing to write
+    stale = Q(last_used_at__isnull=True) | Q(last_used_at__lt=since)
     if ApiToken.objects.filter(stale, pk=token.pk).update(last_used_at=now):
         token.last_used_at = now
     return token

@@ -338,6 +338,12 @@ CELERY_BEAT_SCHEDULE = {
         "task": "scoring.tasks.resend_stale_imports",
         "schedule": crontab(minute="*/5"),
     },
+    # analyses still pending 10 minutes after their match's last change (their task
+    # lost: broker down at the commit, worker killed) are sent again
+    "analyses-resend-stale": {
+        "task": "scoring.tasks.resend_stale_analyses",
+        "schedule": crontab(minute="*/10"),
+    },
     # webhook deliveries whose task was lost (a worker stopped mid-attempt, a broker
     # restarted) are sent again; the first retry never waits for this
     "webhooks-sweep": {

@@ -81,16 +81,17 @@ def test_running_a_job_twice_or_after_an_interruption(club, organiser, players, 
     from scoring import imports
 
     job = queued(club=club, content=CSV, submitted_by=organiser)
-    record, calls = imports.match_record, []
+    store, calls = imports.rows_store, []
 
-    def lost_at_the_third_row(**kwargs):
-        calls.append(kwargs)
-        if len(calls) == 3:  # two rows stored, then the worker loses its database
+    def lost_at_the_second_chunk(job, rows, one):
+        calls.append(rows)
+        if len(calls) == 2:  # rows 1-2 stored, then the worker loses its database
             raise OperationalError("server closed the connection unexpectedly")
-        return record(**kwargs)
+        return store(job, rows, one)
 
     with monkeypatch.context() as patched:
-        patched.setattr(imports, "match_record", lost_at_the_third_row)
+        patched.setattr(imports, "CHUNK", 2)  # rows are stored two at a time
+        patched.setattr(imports, "rows_store", lost_at_the_second_chunk)
         with pytest.raises(OperationalError):  # transient: the task retries
             import_run(job_id=job.pk)
     lost = ImportJob.objects.get(pk=job.pk)
