@@ -27,14 +27,17 @@ GAMES = [
 @pytest.fixture(autouse=True)
 def _fresh_cache():
     """Throttle counters live in the cache: every test starts with none (nor with
-    this process's copy of cached pages)."""
+    this process's copy of cached pages), and in the site's language: a request in
+    German leaves German active in this thread, as LocaleMiddleware does not undo it."""
     from django.core.cache import cache
+    from django.utils import translation
 
     from core.near_cache import near
 
     cache.clear()
     near.clear()
     yield
+    translation.deactivate()
 
 
 @pytest.fixture
