@@ -24,7 +24,8 @@ from dataclasses import dataclass
 from .table_lp import SLACK, Pool, _top, conflict
 from .table_plan import Plan, Problem
 
-PER_RANGE = 20  # tables listed at most per range of points values
+PER_RANGE = 50  # tables listed at most per range of points values
+MOST_COLUMNS = 15000  # tables listed at most in all (the MIP's size)
 NODES_PER_SECOND = 100  # the MIP's node limit per second of the round's time limit
 
 
@@ -69,7 +70,7 @@ def _solve(problem: Problem, columns: list[tuple[int, ...]], objective: int, nod
         constraints=LinearConstraint(matrix, 1.0, 1.0),
         integrality=[1] * len(columns),
         bounds=Bounds(0.0, 1.0),
-        options={"node_limit": nodes, "presolve": True},
+        options={"node_limit": nodes, "presolve": False},
     )
     better = None
     if solved.x is not None:
@@ -109,6 +110,8 @@ def listed(problem: Problem, pool: Pool, reach: float) -> tuple[list[tuple[int, 
             heavy, whole = _heavy(problem, members, prices, size, width - reach, ends)
             complete &= whole
             out += heavy
+            if len(out) > MOST_COLUMNS:
+                return out, False
     return out, complete
 
 
