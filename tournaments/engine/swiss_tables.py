@@ -23,6 +23,8 @@ from .errors import fail
 from .pairing import Context, Pairing
 from .seating import table_seats
 from .table_bound import lower_bound
+from .table_columns import close_gap
+from .table_lp import Pool, lp_bound
 from .table_plan import Plan, Problem, exact_plan, split
 from .table_search import search_plan
 from .table_solver import improve_plan
@@ -57,14 +59,35 @@ def _plan(ctx: Context, problem: Problem, *, exact: bool) -> tuple[Plan, str, di
         plan = exact_plan(problem)
         return plan, "exact-partition", _proof(problem.folded(plan), problem.folded(plan))
     plan, solver = search_plan(problem, random.Random(ctx.event.seed)), "greedy-swaps"
-    lower, extra = lower_bound(problem), {}
-    if problem.folded(plan) > lower and ctx.time_limit > 0:
-        solved = improve_plan(problem, plan, lower, ctx.time_limit)
-        extra = {"cp_sat": solved.status}
-        if solved.plan is not None:
-            plan, solver = solved.plan, "cp-sat"
-        lower = max(lower, solved.bound or 0)
+    lower = lower_bound(problem)
+    extra: dict[str, Any] = {}
+    if problem.folded(plan) > lower:
+        pool = lp_bound(problem, plan)
+        extra["relaxation_bound"] = pool.bound
+        if problem.folded(plan) > pool.bound and ctx.time_limit > 0:
+            plan, solver, lower, extra = _solve(ctx, problem, plan, lower, pool, extra)
+        lower = max(lower, pool.bound)
     return plan, solver, {**_proof(problem.folded(plan), lower), **extra}
+
+
+def _solve(
+    ctx: Context, problem: Problem, plan: Plan, lower: int, pool: Pool, extra: dict[str, Any]
+) -> tuple[Plan, str, int, dict[str, Any]]:
+    """CP-SAT from the greedy plan (its bound as before: the same plans as before),
+    then, if a gap is left, the tables of low reduced cost (:mod:`table_columns`)."""
+    solver = "greedy-swaps"
+    solved = improve_plan(problem, plan, lower, ctx.time_limit)
+    extra["cp_sat"] = solved.status
+    if solved.plan is not None:
+        plan, solver = solved.plan, "cp-sat"
+    lower = max(lower, solved.bound or 0, pool.bound)
+    if problem.folded(plan) > lower and solved.status not in ("unavailable", "too-wide"):
+        closed = close_gap(problem, plan, pool, ctx.time_limit)
+        extra["set_partition"] = "better" if closed.plan else "kept"
+        if closed.plan is not None:
+            plan, solver = closed.plan, "set-partition"
+        lower = max(lower, closed.bound)
+    return plan, solver, lower, extra
 
 
 def _proof(objective: int, lower: int) -> dict[str, Any]:

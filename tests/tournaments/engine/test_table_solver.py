@@ -104,7 +104,7 @@ def test_large_fields_report_a_gap_and_never_lose_to_the_greedy_plan(count, size
     assert solved["objective"] <= greedy["objective"]
     assert solved["lower_bound"] >= greedy["lower_bound"]
     if solved["objective"] < greedy["objective"]:
-        assert solved["solver"] == "cp-sat"
+        assert solved["solver"] in ("cp-sat", "set-partition")  # set-partition: table_columns
 
 
 def test_the_same_input_gives_the_same_round():
