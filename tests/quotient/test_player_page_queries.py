@@ -84,3 +84,42 @@ def test_url_of_writes_what_the_url_tag_writes(argument):
         tag = _written("{% url name value %}", name, argument)
         assert _written("{% load results %}{{ value|url_of:name }}", name, argument) == tag
     assert _written("{% url name value %}", "player-detail", argument).startswith("/players/")
+
+
+LOOP = (
+    "{% load results %}{% for seat in match.seats.all|by_rank %}{% if seat.rank %}"
+    "{{ seat.rank }}. {% endif %}<a href=\"{% url 'player-detail' seat.player.handle %}\">"
+    "{{ seat.player.public_display_name }}</a>{% if seat.score is not None %} "
+    "({{ seat.score }}){% endif %}{% if not forloop.last %}, {% endif %}{% endfor %}"
+)
+OPPONENTS = (
+    "{% for rank, opponent, score in result.opponents %}{{ rank }}. "
+    "<a href=\"{% url 'player-detail' opponent.handle %}\">{{ opponent.public_display_name }}"
+    "</a>{% if score is not None %} ({{ score }}){% endif %}{% if not forloop.last %}, "
+    "{% endif %}{% endfor %}"
+)
+
+
+@pytest.mark.django_db
+def test_standings_write_what_the_template_loops_wrote():
+    """The filters that write a match's players write what the loops they replace did:
+    ranks, unranked seats, scores of None and 0, names to escape, handles to quote."""
+    from types import SimpleNamespace
+
+    from federation.models import Player
+
+    names = [("ana", "Ana <b>&", True), ("b.o", "Bo", False), ("c_1", "Cé Dé", False)]
+    players = [Player(handle=h, display_name=n, public_name=p) for h, n, p in names]
+    for ranks, scores in [((1, 2, 3), (10, None, 0)), ((None, 1, None), (-4, 5, 1200))]:
+        seats = [
+            SimpleNamespace(rank=r, seat=i, score=s, player=p)
+            for i, (r, s, p) in enumerate(zip(ranks, scores, players, strict=True))
+        ]
+        match = SimpleNamespace(seats=SimpleNamespace(all=lambda seats=seats: seats))
+        context = Context({"match": match})
+        loop = Template(LOOP).render(context)
+        assert Template("{% load results %}{{ match|standings }}").render(context) == loop
+        result = SimpleNamespace(opponents=[(s.rank or 0, s.player, s.score) for s in seats])
+        context = Context({"result": result})
+        written = Template("{% load results %}{{ result|opponents }}").render(context)
+        assert written == Template(OPPONENTS).render(context)
