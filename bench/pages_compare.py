@@ -50,7 +50,8 @@ def urls(count: int, seed: int) -> list[str]:
         matches = [row[0] for row in cursor.fetchall()]
     rng = random.Random(seed)
     month = month_label(ranking.month)
-    out = ["/api/v1/", f"/rankings/divisor/{month}/", f"/api/v1/rankings/divisor/{month}/"]
+    out = ["/", "/matches/", "/api/v1/", f"/rankings/divisor/{month}/"]
+    out += [f"/api/v1/rankings/divisor/{month}/"]
     for handle in rng.sample(handles, min(count, len(handles))):
         out += [
             f"/players/{handle}/",
