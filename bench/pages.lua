@@ -10,6 +10,11 @@
 -- be refused with 409 and measure nothing). Past line LAST a thread sends "{}", which
 -- the API refuses with 400, so running out of bodies shows as errors, never as speed.
 
+-- With arguments (wrk ... -s pages.lua URL -- paths FILE FIRST LAST THREADS) every request
+-- is a GET of a path of its own: thread t of n asks lines FIRST + t, FIRST + t + n, ... of
+-- FILE (one path a line, each naming a different object), starting again at FIRST + t past
+-- LAST (bench/pages_cold.py: a random object each request).
+
 local threads = 0
 
 function setup(thread)
@@ -26,6 +31,20 @@ function init(args)
     bust = 0
     return
   end
+  if args[1] == "paths" then
+    paths = {}
+    local n = 0
+    local first, last = tonumber(args[3]), tonumber(args[4])
+    for line in io.lines(args[2]) do
+      n = n + 1
+      if n >= first and n <= last then
+        paths[#paths + 1] = line
+      end
+    end
+    step = tonumber(args[5])
+    nxt = 1 + id
+    return
+  end
   bodies = {}
   for line in io.lines(args[1]) do
     bodies[#bodies + 1] = line
@@ -40,6 +59,14 @@ function request()
     bust = bust + 1
     local sep = string.find(wrk.path, "?", 1, true) and "&" or "?"
     return wrk.format(nil, wrk.path .. sep .. "_=" .. id .. "-" .. bust)
+  end
+  if paths ~= nil then
+    local path = paths[nxt]
+    nxt = nxt + step
+    if nxt > #paths then
+      nxt = 1 + id
+    end
+    return wrk.format(nil, path)
   end
   if bodies == nil then
     return wrk.request()

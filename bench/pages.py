@@ -21,6 +21,12 @@ mean is the reference), then MET or MISSED per target:
   <= 1.5x the divisor POST's p95 at c=10 (the server has a broker, as deployed; no
   worker runs the queued analyses during the run, the queue is emptied after).
 
+Then the cold families (``bench/pages_cold.py``): each request names a different object
+drawn, seeded, from the whole federation (a player's page, history and matches, a
+match's API answer and page, a page of the ranking), so no cache of the object answers
+it; targets at c=10: API families >= 0.5 of the bare view, HTML families >= 0.25, p95
+<= 50 ms; p95 <= 25 ms at c=1. ``--only random`` runs them alone (with the bare view).
+
 The match detail pages and the match lists read uncached (every request its own URL,
 the cost right after a submission) are reported without a target: the issue sets none.
 
@@ -46,6 +52,7 @@ import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
+from pages_cold import Family, cold_families, cold_targets, slice_args
 from pages_site import (
     MONTH,
     Fixtures,
@@ -201,7 +208,34 @@ def check(base: str, f: Fixtures, points: list[Endpoint]) -> None:
         print(f"  {point.name:<28} {point.path}  200, {size:,} bytes")
 
 
-def measure_all(args, wrk: str, base: str, f: Fixtures, points: list[Endpoint], files: dict):
+def check_cold(base: str, families: list[Family]) -> None:
+    """The first path of every random-object family answers 200."""
+    for family in families:
+        path = family.paths.open().readline().strip()
+        with urllib.request.urlopen(base + path, timeout=30) as response:
+            size = len(response.read())
+        print(f"  {family.name:<28} {path}  200, {size:,} bytes (one of its objects)")
+
+
+def measure_cold(args, wrk: str, base: str, families: list[Family], results: dict) -> None:
+    """The random-object families (``pages_cold``): a warm-up of connections and code
+    on a slice of objects of its own, then every level on its own slice."""
+    runs = 1 + len(args.levels)
+    for family in families:
+        run_wrk(wrk, base + "/", 10, 1 if args.quick else 2, slice_args(family, 0, runs))
+        for i, c in enumerate(args.levels):
+            drain(base, args.workers)
+            m = run_wrk(wrk, base + "/", c, args.duration, slice_args(family, i + 1, runs))
+            results[(family.name, c)] = m
+            print(
+                f"  {family.name:<28} c={c:<3} {m.rate:8.1f} req/s  p50 {m.p50_ms:7.1f} ms  "
+                f"p95 {m.p95_ms:7.1f} ms  errors {m.errors}"
+            )
+
+
+def measure_all(
+    args, wrk: str, base: str, f: Fixtures, points: list[Endpoint], files: dict, families=()
+):
     """Every endpoint at every level (the bare view first and last); {(name, c): Measure}.
     ``files``: the submissions' bodies by kind of POST."""
     results: dict[tuple[str, int], Measure] = {}
@@ -226,6 +260,7 @@ def measure_all(args, wrk: str, base: str, f: Fixtures, points: list[Endpoint], 
                 f"  {point.name:<28} c={c:<3} {m.rate:8.1f} req/s  p50 {m.p50_ms:7.1f} ms  "
                 f"p95 {m.p95_ms:7.1f} ms  errors {m.errors}"
             )
+    measure_cold(args, wrk, base, families, results)
     for c in args.levels:  # the bare view again: the reference is the mean of both
         drain(base, args.workers)
         m = run_wrk(wrk, base + "/bench/bare/", c, args.duration, [])
@@ -234,7 +269,7 @@ def measure_all(args, wrk: str, base: str, f: Fixtures, points: list[Endpoint], 
     return results
 
 
-def report(args, points: list[Endpoint], results) -> None:
+def report(args, points: list[Endpoint], results, families=()) -> None:
     bare = {
         c: (results[("bare view", c)].rate + results[("bare view (after)", c)].rate) / 2
         for c in args.levels
@@ -254,11 +289,21 @@ def report(args, points: list[Endpoint], results) -> None:
             errors += m.errors
             cells += f"{m.rate:8.0f} {m.p50_ms:5.1f}/{m.p95_ms:5.1f} x{m.rate / bare[c]:4.2f}"
         print(f"{point.name:<28}{cells}  {errors}")
+    for family in families:  # a random object each request (pages_cold)
+        cells, errors = "", 0
+        for c in args.levels:
+            m = results[(family.name, c)]
+            errors += m.errors
+            cells += f"{m.rate:8.0f} {m.p50_ms:5.1f}/{m.p95_ms:5.1f} x{m.rate / bare[c]:4.2f}"
+        print(f"{family.name:<28}{cells}  {errors}")
     print()
     print("targets:")
     for point in points:
         for verdict in targets(point, results, bare, args.levels):
             print(f"  {point.name:<28} {verdict}")
+    for family in families:
+        for verdict in cold_targets(family.name, family.kind, results, bare, args.levels):
+            print(f"  {family.name:<28} {verdict}")
 
 
 def targets(point: Endpoint, results, bare: dict[int, float], levels: list[int]) -> list[str]:
@@ -332,6 +377,7 @@ def main() -> None:
     remove_submissions()  # what an interrupted run may have left
     points = [p for p in endpoints(f) if not args.only or args.only in p.name]
     points = with_api_root(points)
+    families = [x for x in cold_families(f.month) if not args.only or args.only in x.name]
     bodies = ROOT / "var" / "bench-pages-submissions.jsonl"
     submissions(bodies, len(args.levels) * int(600 * args.duration), args.players)
     files = {"post": bodies, "post-astronomy": ROOT / "var" / "bench-pages-astronomy.jsonl"}
@@ -343,13 +389,14 @@ def main() -> None:
     try:
         print(f"gunicorn up at {base} (log: var/bench-pages-gunicorn.log); the endpoints:")
         check(base, f, points)
-        results = measure_all(args, wrk, base, f, points, files)
+        check_cold(base, families)
+        results = measure_all(args, wrk, base, f, points, files, families)
     finally:
         server.terminate()
         server.wait(30)
         purge_queue()
         print(f"removed {remove_submissions():,} rows of the benchmark's submissions")
-    report(args, points, results)
+    report(args, points, results, families)
     print(f"load average (1, 5, 15 min) at the end: {os.getloadavg()}, {os.cpu_count()} CPUs")
 
 

@@ -117,11 +117,12 @@ def _player_html(request: HttpRequest, handle: str) -> tuple[str, str]:
     matches = match_list().filter(seats__player=player)  # by id: no case-folded scan
     page = Paginator(matches, 25).get_page(request.GET.get("page"))
     games = ranking_sections(player)
+    shown = {match.pk: match for match in page.object_list}  # read once for both tables
     context = {
         "player": player,
         "page": page,
         "games": games,
-        "why": why_changed(request, games),
+        "why": why_changed(request, games, known=shown),
         "all_games": Game.objects.all(),
     }
     body = render_to_string("players/_detail.html", context, request=request)
@@ -181,10 +182,13 @@ def _chart(game: Game, entries: list[RankingEntry]) -> str:
     return ranking_chart(points, words, ident=f"chart-{game.key}")
 
 
-def why_changed(request: HttpRequest, sections: list[dict[str, Any]]) -> dict[str, Any] | None:
+def why_changed(
+    request: HttpRequest, sections: list[dict[str, Any]], known: dict[int, Match] | None = None
+) -> dict[str, Any] | None:
     """Why my number changed: the results one entry counted, each with its age and
     weight, beside the number of the month before. The entry is ``?game=&month=``'s,
-    or the most recent of the player's."""
+    or the most recent of the player's. ``known``: the matches the page already read
+    (with all their seats and players), not read again."""
     entries = [entry for section in sections for entry in section["entries"]]
     if not entries:
         return None
@@ -196,7 +200,7 @@ def why_changed(request: HttpRequest, sections: list[dict[str, Any]]) -> dict[st
             return {"missing": True, "game": game, "month": month}
     else:
         entry = max(entries, key=lambda e: (e.ranking.month, -e.ranking.game_id))
-    results = entry_results(entry)
+    results = entry_results(entry, known)
     section = next(s for s in sections if s["game"].pk == entry.ranking.game_id)
     before = _month_before(section["entries"], entry)
     return {

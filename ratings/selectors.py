@@ -10,7 +10,7 @@ publication shows as it is now.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from datetime import date
 from typing import overload
@@ -209,13 +209,16 @@ class CountedResult:
     opponents: tuple[tuple[int, Player, int | None], ...]
 
 
-def entry_results(entry: RankingEntry) -> list[CountedResult]:
-    """The results ``entry`` counted, newest first (two queries)."""
+def entry_results(
+    entry: RankingEntry, known: Mapping[int, Match] | None = None
+) -> list[CountedResult]:
+    """The results ``entry`` counted, newest first (two queries). ``known``: matches
+    already read by id with all their seats and players (``scoring.selectors.
+    match_rows``, a player's page's own list): those are not read again, the query
+    names the counted ones and only the others are read (one query when all are known)."""
     ranking = entry.ranking
     params = Params.from_dict(ranking.parameters)
     oldest = first_day(month_index(ranking.month) - params.window + 1)
-    ranked = MatchSeat.objects.filter(rank__isnull=False).select_related("player")
-    ranked = ranked.order_by("rank", "seat")  # shown in rank order, first place first
     matches = (
         Match.objects.filter(
             game_id=ranking.game_id,
@@ -227,14 +230,33 @@ def entry_results(entry: RankingEntry) -> list[CountedResult]:
             seats__rank__isnull=False,
         )
         .exclude(status=Status.WITHDRAWN)
-        .prefetch_related(Prefetch("seats", queryset=ranked, to_attr="ranked_seats"))
         .order_by("-played_on", "-id")
     )
-    return [
-        _counted(match, match.ranked_seats, entry, params)
-        for match in matches
-        if len(match.ranked_seats) >= 2
-    ]
+    if known is None:
+        rows = _with_ranked_seats(matches)
+    else:
+        ids = list(matches.values_list("pk", flat=True))
+        unread = matches.filter(pk__in=set(ids) - set(known))
+        read = {match.pk: (match, seats) for match, seats in _with_ranked_seats(unread)}
+        rows = [read[pk] if pk in read else _ranked_from_all(known[pk]) for pk in ids]
+    return [_counted(match, seats, entry, params) for match, seats in rows if len(seats) >= 2]
+
+
+def _with_ranked_seats(matches: QuerySet[Match]) -> list[tuple[Match, list[MatchSeat]]]:
+    """``matches`` (their light columns), each with its ranked seats and their players
+    in rank order (first place first)."""
+    ranked = MatchSeat.objects.filter(rank__isnull=False).select_related("player")
+    ranked = ranked.order_by("rank", "seat")  # shown in rank order, first place first
+    rows = matches.only("pk", "played_on", "late", "counted_month")
+    rows = rows.prefetch_related(Prefetch("seats", queryset=ranked, to_attr="ranked_seats"))
+    return [(match, match.ranked_seats) for match in rows]
+
+
+def _ranked_from_all(match: Match) -> tuple[Match, list[MatchSeat]]:
+    """A match whose seats are all prefetched, with the ranked seats the query of
+    ``_with_ranked_seats`` would have read."""
+    seats = [seat for seat in match.seats.all() if seat.rank is not None]
+    return match, sorted(seats, key=lambda seat: (seat.rank or 0, seat.seat))
 
 
 def _counted(
