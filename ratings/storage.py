@@ -162,9 +162,10 @@ def _window_columns_postgresql(game: Game, month: date, oldest: date) -> ResultC
     """The window, read by ``COPY ... TO STDOUT (FORMAT binary)`` of rows of blocks.
 
     Outside a transaction the window is read in ``WINDOW_PARTS`` parts (blocks of
-    matches by their number modulo the parts, with their seats), each on its own connection and all in one
-    snapshot (``_window_parts``). Inside one (a caller's atomic block, the tests) a
-    second connection would not see the transaction's own writes: one statement.
+    matches by their number modulo the parts, with their seats), each on its own
+    connection and all in one snapshot (``_window_parts``). Inside one (a caller's
+    atomic block, the tests) a second connection would not see the transaction's own
+    writes: one statement.
     """
     params = {"game": game.pk, "month": month, "oldest": oldest}
     if connection.in_atomic_block or WINDOW_PARTS < 2:

@@ -3,9 +3,10 @@
 ``ratings.storage`` reads the window by ``COPY ... TO STDOUT (FORMAT binary)`` of rows
 of aggregates, each a block of matches or of seats (its statement names the fields,
 ``WINDOW_COLUMNS``): every match's id, play day, counting month and fingerprint, every
-ranked seat's match, seat, player and rank. :func:`copy_rows` reads those rows with
-numpy, :func:`joined` puts them end to end, and :func:`window_columns` groups the
-seats by match into the rows of ``ResultColumns``: no Python object per match.
+ranked seat's match, seat, player and rank. :func:`copy_rows` gathers those rows'
+bytes, :func:`joined` turns them into arrays end to end, and :func:`window_columns`
+groups the seats by match into the rows of ``ResultColumns``: no Python object per
+match.
 """
 
 from __future__ import annotations
