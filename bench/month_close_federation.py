@@ -164,7 +164,9 @@ def load(fed: Federation, club_id: int, game_id: int, start: int, stop: int) -> 
     services on purpose (a million submissions would take hours) and writes exactly
     the columns the month close reads; foreign-key triggers are skipped
     (session_replication_role) since the generator's ids are consistent by
-    construction. Indexes and unique constraints are maintained as usual.
+    construction. The tables' indexes and unique constraints (all but primary keys)
+    are dropped for the load and built again at its end, in the same transaction: 30
+    million seats go in some ten times faster than through five indexes each.
     """
     from django.db import connection, transaction
 
@@ -172,6 +174,8 @@ def load(fed: Federation, club_id: int, game_id: int, start: int, stop: int) -> 
     t = time.perf_counter()
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute("SET LOCAL session_replication_role = replica")
+        cursor.execute("SET LOCAL maintenance_work_mem = '1GB'")
+        rebuilt = _drop_indexes(cursor, [match, seat] + ([player] if start == 0 else []))
         if start == 0:
             columns, derived = player_columns()
             copy_block(
@@ -221,9 +225,35 @@ def load(fed: Federation, club_id: int, game_id: int, start: int, stop: int) -> 
             cursor.execute(
                 f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), (SELECT max(id) FROM {table}))"
             )
+        for statement in rebuilt:
+            cursor.execute(statement)
     with connection.cursor() as cursor:
         cursor.execute(f"ANALYZE {player}, {match}, {seat}")
     return time.perf_counter() - t
+
+
+def _drop_indexes(cursor, tables: list[str]) -> list[str]:
+    """Drop the indexes and unique constraints of ``tables`` but their primary keys;
+    the statements that build them again."""
+    cursor.execute(
+        "SELECT i.indexrelid::regclass::text, pg_get_indexdef(i.indexrelid),"
+        " c.conname, c.conrelid::regclass::text, pg_get_constraintdef(c.oid)"
+        " FROM pg_index i LEFT JOIN pg_constraint c ON c.conindid = i.indexrelid"
+        "  AND c.contype IN ('u', 'p', 'x')"
+        " WHERE i.indrelid = ANY(%s::regclass[]) AND NOT i.indisprimary",
+        [tables],
+    )
+    rebuilt = []
+    for index, definition, constraint, table, constraint_definition in cursor.fetchall():
+        if constraint is None:
+            cursor.execute(f"DROP INDEX {index}")
+            rebuilt.append(definition)
+        else:
+            cursor.execute(f'ALTER TABLE {table} DROP CONSTRAINT "{constraint}"')
+            rebuilt.append(
+                f'ALTER TABLE {table} ADD CONSTRAINT "{constraint}" {constraint_definition}'
+            )
+    return rebuilt
 
 
 def previous_list(game_id: int) -> None:

@@ -95,11 +95,30 @@ def _previous_ranks(game: Game, month: date) -> tuple[np.ndarray, np.ndarray] | 
     latest = RankingList.objects.filter(game=game, month=previous).order_by("-revision").first()
     if latest is None:
         return None
+    if connection.vendor == "postgresql":
+        return _previous_ranks_copy(latest.pk)
     # rank >= 0 is a constraint: -1 stands for NULL
     rows = latest.entries.order_by().values_list("player_id", Coalesce("rank", -1))
     flat = itertools.chain.from_iterable(rows.iterator(chunk_size=20_000))
     table = np.fromiter(flat, np.int64).reshape(-1, 2)
     return table[:, 0], table[:, 1]
+
+
+def _previous_ranks_copy(ranking: int) -> tuple[np.ndarray, np.ndarray]:
+    """``_previous_ranks`` on PostgreSQL: a million entries as one row of two columns
+    (binary COPY of aggregates, read by numpy), not a million rows."""
+    player, rank, list_id = (quoted_column(RankingEntry, f) for f in ("player", "rank", "ranking"))
+    sql = (
+        f"COPY (SELECT string_agg(int8send({player}::int8), ''),"
+        f" string_agg(int8send(coalesce({rank}, -1)::int8), '')"
+        f" FROM {connection.ops.quote_name(RankingEntry._meta.db_table)}"
+        f" WHERE {list_id} = {int(ranking)}) TO STDOUT (FORMAT binary)"
+    )
+    with connection.cursor() as cursor, cursor.copy(sql) as copy:
+        copy.set_types(["bytea", "bytea"])
+        (row,) = list(copy.rows())  # aggregates of no rows: one row of NULLs
+    players, ranks = (np.frombuffer(value or b"", ">i8").astype(np.int64) for value in row)
+    return players, ranks
 
 
 def _entry_columns(

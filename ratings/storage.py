@@ -10,16 +10,16 @@ aggregates, read in place by numpy) and hashed from them (``inputs_hash``). SQLi
 
 from __future__ import annotations
 
+import ctypes
 import gc
 import hashlib
 import json
 import re
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from datetime import date
 
-import numpy as np
 import psycopg
 from django.db import connection, transaction
 from django.db.models import Field, Model
@@ -30,7 +30,7 @@ from ratings.engine.canonical_json import canonical_json
 from ratings.engine.columns import ResultColumns, ResultList
 from ratings.engine.params import Params
 from ratings.engine.results import Result
-from ratings.window_copy import copy_row, joined, window_columns
+from ratings.window_copy import COPY_TYPES, Pieces, copy_rows, joined, window_columns
 from scoring.models import Match, MatchSeat
 
 
@@ -60,41 +60,51 @@ def month_columns(game: Game, month: date, params: Params) -> ResultColumns:
     return columns.window(index, params)
 
 
-#: The window in one statement (one snapshot), as one row of columns: each aggregate
-#: is every value of one column, as the big-endian bytes of its binary form, so that
-#: numpy reads a million matches without an object per match (``ratings.window_copy``).
-#: Matches and ranked seats come apart, in any order (seats name their match), and numpy
-#: groups and sorts them (``window_columns``): building the rows in PostgreSQL
-#: (``array_agg`` per match, ordered by seat) cost it half as much again.
+#: The window in one statement (one snapshot), as a few hundred rows of columns: each
+#: aggregate is every value of one column for a block of ``WINDOW_BLOCK`` match ids, as
+#: the big-endian bytes of its binary form, so that numpy reads millions of matches
+#: without an object per match (``ratings.window_copy``). A row is a block of matches
+#: (kind 0) or of their ranked seats (kind 1, no fingerprints). Matches and seats come
+#: apart, in any order (seats name their match), and numpy groups and sorts them
+#: (``window_columns``): building the rows in PostgreSQL (``array_agg`` per match,
+#: ordered by seat) cost it half as much again. Blocks rather than one row keep every
+#: value far below PostgreSQL's 1 GB and what is in flight small: at 10,000,000
+#: matches one row was some 800 MB, held two or three times over by the server, libpq
+#: and Python.
 _WINDOW_SQL = """
 COPY (
-    SELECT * FROM (
-        SELECT string_agg(int8send(m.{match_pk}::int8), ''),
-               string_agg(int4send(m.{played_on} - DATE '1970-01-01'), ''),
-               string_agg(int4send(m.{counted_month} - DATE '1970-01-01'), ''),
-               string_agg(int4send(octet_length(f.text)), ''),
-               string_agg(f.text, '')
-        FROM {match} m, LATERAL (SELECT convert_to(m.{fingerprint}, 'UTF8')) f (text)
-        WHERE {matches}
-    ) matches, (
-        SELECT string_agg(int8send(s.{seat_match}::int8), ''),
-               string_agg(int4send(s.{seat}::int4), ''),
-               string_agg(int8send(s.{player}::int8), ''),
-               string_agg(int4send(s.{rank}::int4), '')
-        FROM {seat_table} s JOIN {match} m ON s.{seat_match} = m.{match_pk}
-        WHERE {matches} AND s.{rank} IS NOT NULL{seat_part}
-    ) seats
+    SELECT 0::int2,
+           string_agg(int8send(m.{match_pk}::int8), ''),
+           string_agg(int4send(m.{played_on} - DATE '1970-01-01'), ''),
+           string_agg(int4send(m.{counted_month} - DATE '1970-01-01'), ''),
+           string_agg(int4send(octet_length(f.text)), ''),
+           string_agg(f.text, '')
+    FROM {match} m, LATERAL (SELECT convert_to(m.{fingerprint}, 'UTF8')) f (text)
+    WHERE {matches}
+    GROUP BY m.{match_pk} / %(block)s
+  UNION ALL
+    SELECT 1::int2,
+           string_agg(int8send(s.{seat_match}::int8), ''),
+           string_agg(int4send(s.{seat}::int4), ''),
+           string_agg(int8send(s.{player}::int8), ''),
+           string_agg(int4send(s.{rank}::int4), ''),
+           NULL
+    FROM {seat_table} s JOIN {match} m ON s.{seat_match} = m.{match_pk}
+    WHERE {matches} AND s.{rank} IS NOT NULL{seat_part}
+    GROUP BY s.{seat_match} / %(block)s
 ) TO STDOUT (FORMAT binary)
 """
+#: match ids per row of the window's COPY (a block of matches, or of their seats)
+WINDOW_BLOCK = 1 << 16
 _MATCHES = """m.{game} = %(game)s AND m.{finished} AND m.{status} <> 'withdrawn'
           AND m.{counted_month} IS NOT NULL AND m.{counted_month} <= %(month)s
           AND m.{played_on} >= %(oldest)s"""
-_PART = " AND {table}.{column} %% %(parts)s = %(part)s"
+_PART = " AND {table}.{column} / %(block)s %% %(parts)s = %(part)s"
 
 
 def _window_sql(split: bool = False) -> str:
-    """The window's statement; ``split``: only the matches whose id is ``%(part)s``
-    modulo ``%(parts)s``, and their seats."""
+    """The window's statement; ``split``: only the matches whose block of ids (``id /
+    %(block)s``) is ``%(part)s`` modulo ``%(parts)s``, and their seats."""
     q = connection.ops.quote_name
     names = {
         "match": q(Match._meta.db_table),
@@ -149,34 +159,61 @@ WINDOW_PARTS = 2
 
 
 def _window_columns_postgresql(game: Game, month: date, oldest: date) -> ResultColumns:
-    """The window, read by ``COPY ... TO STDOUT (FORMAT binary)`` of one row per part.
+    """The window, read by ``COPY ... TO STDOUT (FORMAT binary)`` of rows of blocks.
 
-    Outside a transaction the window is read in ``WINDOW_PARTS`` parts (matches by id
-    modulo the parts, with their seats), each on its own connection and all in one
-    snapshot (``_window_parts``). Inside one (a caller's atomic block, the tests) a
-    second connection would not see the transaction's own writes: one statement.
+    Outside a transaction the window is read in ``WINDOW_PARTS`` parts (blocks of
+    matches by their number modulo the parts, with their seats), each on its own
+    connection and all in one snapshot (``_window_parts``). Inside one (a caller's
+    atomic block, the tests) a second connection would not see the transaction's own
+    writes: one statement.
     """
     params = {"game": game.pk, "month": month, "oldest": oldest}
     if connection.in_atomic_block or WINDOW_PARTS < 2:
         with transaction.atomic(using=connection.alias), connection.cursor() as cursor:
-            return window_columns(copy_row(_read_part(cursor, params, 0, 1)))
-    return window_columns(joined(_window_parts(params, WINDOW_PARTS)))
+            return window_columns(_trimmed(joined([_read_part(cursor, params, 0, 1)])))
+    return window_columns(_trimmed(joined(_window_parts(params, WINDOW_PARTS))))
 
 
-def _read_part(cursor, params: dict, part: int, parts: int) -> bytes:
+def _trimmed(fields: dict) -> dict:
+    """``fields``, once the C heap has given back to the system what it holds free, for
+    a large window: it comes as a few hundred buffers of some megabytes, below the size
+    glibc maps apart, and freed they would stay in the process (a gigabyte or more at
+    10,000,000 results) while ``window_columns`` needs as much again. A smaller window's
+    freed heap is better kept: the steps after reuse it, and taking fresh memory from
+    the system again cost more time than it saved (1.5 s of a 6 s close at 1,000,000
+    results, on the bench machine). Elsewhere than glibc, a no-op."""
+    if sum(values.nbytes for values in fields.values()) >= TRIM_ABOVE:
+        with suppress(OSError, AttributeError):
+            ctypes.CDLL(None).malloc_trim(0)
+    return fields
+
+
+#: the size of a window (its columns' bytes) from which its reading's freed heap is given
+#: back (``_trimmed``); a window of 1,000,000 results is about 160 MB
+TRIM_ABOVE = 512 * 2**20
+
+
+def _read_part(cursor, params: dict, part: int, parts: int) -> Pieces:
     """One part of the window (all of it when ``parts`` is 1), in the open transaction."""
     # enough memory to hash a million matches for the join, rather than spill
     cursor.execute("SET LOCAL work_mem = '256MB'")
+    # the blocks by hashing: sorting millions of rows by block would spill to disk
+    cursor.execute("SET LOCAL enable_sort = off")
+    # each scan from the table's start, so that blocks come in the table's order (the
+    # parts' scans would otherwise join each other midway): sorted, seats need no sort
+    cursor.execute("SET LOCAL synchronize_seqscans = off")
     if parts > 1:
-        # the planner takes ``id % parts = part`` for a rare condition (it has no
+        # the planner takes ``id / block % parts = part`` for a rare condition (it has no
         # statistics of it) and would loop over the seats' index: hash-join as a whole;
         # no JIT, which the cost of a disabled plan kind would set off (~0.7 s)
         cursor.execute("SET LOCAL enable_nestloop = off")
         cursor.execute("SET LOCAL max_parallel_workers_per_gather = 0")
         cursor.execute("SET LOCAL jit = off")
-    statement = _bound(cursor, _window_sql(parts > 1), {**params, "part": part, "parts": parts})
+    bound = {**params, "part": part, "parts": parts, "block": WINDOW_BLOCK}
+    statement = _bound(cursor, _window_sql(parts > 1), bound)
     with cursor.copy(statement) as copy:
-        return b"".join(copy)
+        copy.set_types(COPY_TYPES)
+        return copy_rows(copy.rows())
 
 
 def _bound(cursor, statement: str, params: dict) -> str:
@@ -188,7 +225,7 @@ def _bound(cursor, statement: str, params: dict) -> str:
         return client.mogrify(statement, params)
 
 
-def _window_parts(params: dict, parts: int) -> list[dict[str, np.ndarray]]:
+def _window_parts(params: dict, parts: int) -> list[Pieces]:
     """Every part of the window, part 0 on this connection and the others each on a
     connection of its own in a thread, all in this connection's snapshot (exported by a
     REPEATABLE READ transaction, imported by the others): one consistent window, read
@@ -204,10 +241,10 @@ def _window_parts(params: dict, parts: int) -> list[dict[str, np.ndarray]]:
             ]
             first = _read_part(cursor, params, 0, parts)
             # the snapshot lives as long as this transaction: wait for every part
-            return [copy_row(first), *(copy_row(other.result()) for other in others)]
+            return [first, *(other.result() for other in others)]
 
 
-def _read_part_apart(snapshot: str, params: dict, part: int, parts: int) -> bytes:
+def _read_part_apart(snapshot: str, params: dict, part: int, parts: int) -> Pieces:
     """One part on a new connection of its own, in the exported ``snapshot``."""
     apart = connection.get_new_connection(connection.get_connection_params())
     try:
