@@ -23,10 +23,12 @@ module takes it through its steps, and the Celery tasks of a fanned-out run
 
      ``rate_chunk`` rates a chunk on any worker; ``batch_rated`` (:func:`batch_fold`)
      folds the chunks into the state and sends the next batch's chord (:func:`_rate_from`).
-     No task waits for another. What one batch hands to the next (a :class:`Step`:
-     the state and the part of the schedule still to rate) rides in the chord as its
-     first member, ``carry``, which returns it unchanged: a chord copies its callback's
-     signature into every chunk's message, so that signature stays small.
+     No task waits for another. The schedule is kept once, in Redis
+     (``ratings.handoff``), and each step reads the batch it rates from there. What
+     one batch hands to the next (a :class:`Step`: the state and the schedule's key)
+     rides in the chord as its first member, ``carry``, which returns it unchanged: a
+     chord copies its callback's signature into every chunk's message, so that
+     signature stays small.
 
 4. **store** (``_publish``): the list, assembled from the state (``ranking_list``), is
    written with its counts in one transaction.
@@ -77,6 +79,13 @@ from ratings.engine.ranking import MapFn, compute_ranking, ranking_list
 from ratings.engine.ranking import RankingList as ComputedList
 from ratings.engine.schedule import Schedule
 from ratings.engine.wire import pack, unpack
+from ratings.handoff import (
+    schedule_batch,
+    schedule_drop,
+    schedule_head,
+    schedule_keep,
+    schedules_drop,
+)
 from ratings.locking import MonthLocked, claim_month, month_lock
 from ratings.models import RankingList, RankingRun
 from ratings.publication import list_parts_store, store_list
@@ -195,10 +204,11 @@ def run_refuse(run: RankingRun, message: str) -> RankingRun:
 
 
 def run_fail(*, run_id: int, message: str) -> None:
-    """Mark a running run failed (a fanned-out step raised)."""
+    """Mark a running run failed (a fanned-out step raised) and drop its schedule."""
     RankingRun.objects.filter(pk=run_id, status=RankingRun.Status.RUNNING).update(
         status=RankingRun.Status.FAILED, finished_at=timezone.now(), message=message
     )
+    schedules_drop(run_id)
 
 
 # -- in process ------------------------------------------------------------------------
@@ -259,7 +269,7 @@ def _chunk_count(inputs: Inputs) -> int:
 class Step:
     """What a fanned-out run hands from one batch's chord to the next."""
 
-    schedule: Schedule  # the results still to rate: this batch and later ones
+    key: str  # where the run's schedule is kept (``ratings.handoff``)
     batch: int  # the batch being rated
     mu: np.ndarray  # its priors, sigma already widened
     sigma: np.ndarray
@@ -273,12 +283,12 @@ class Step:
         """JSON; the arrays as their bytes: the state survives the trip bit for bit."""
         fields = {field.name: getattr(self, field.name) for field in dataclasses.fields(self)}
         arrays = {"mu": pack(self.mu), "sigma": pack(self.sigma)}
-        return {**fields, "schedule": self.schedule.as_dict(), **arrays}
+        return {**fields, **arrays}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Step:
         arrays = {"mu": unpack(data["mu"]), "sigma": unpack(data["sigma"])}
-        return cls(**{**data, "schedule": Schedule.from_dict(data["schedule"]), **arrays})
+        return cls(**{**data, **arrays})
 
 
 def run_fan_out(*, run: RankingRun) -> None:
@@ -293,7 +303,7 @@ def run_fan_out(*, run: RankingRun) -> None:
         return  # unchanged or locked: the run says which
     try:
         step = _first_step(run, inputs)
-        del inputs  # the schedule holds all that is needed: let a million results go
+        del inputs  # the schedule in Redis holds all that is needed: let the window go
         _rate_from(run.pk, step, step.batch, step.mu, step.sigma)
     except Exception as exc:  # e.g. no result backend for chords; eagerly, a failed step
         run_fail(run_id=run.pk, message=f"{type(exc).__name__}: {exc}")
@@ -301,13 +311,13 @@ def run_fan_out(*, run: RankingRun) -> None:
 
 
 def _first_step(run: RankingRun, inputs: Inputs) -> Step:
-    """The step before the first batch: the whole schedule, everybody at the start."""
+    """The step before the first batch: the schedule kept, everybody at the start."""
     schedule = Schedule.build(
         inputs.results, month_index(run.month), inputs.params, inputs.chunk_size
     )
     mu, sigma = schedule.start()
     return Step(
-        schedule=schedule,
+        key=schedule_keep(run.pk, schedule),
         batch=schedule.batches().start,
         mu=mu,
         sigma=sigma,
@@ -323,13 +333,12 @@ def _rate_from(run_id: int, step: Step, batch: int, mu: np.ndarray, sigma: np.nd
 
     An empty batch only widens every sigma: the same calls ``compute_ranking`` makes.
     """
-    schedule = step.schedule
-    for current in schedule.batches(batch):
-        sigma, tasks = schedule.open(current, mu, sigma)
+    head = schedule_head(step.key)  # the players and parameters; each batch's rows apart
+    for current in head.batches(batch):
+        sigma, tasks = schedule_batch(step.key, head, current).open(current, mu, sigma)
         if tasks:
             handed = replace(
                 step,
-                schedule=schedule.after(current - 1),
                 batch=current,
                 mu=mu,
                 sigma=sigma,
@@ -341,11 +350,12 @@ def _rate_from(run_id: int, step: Step, batch: int, mu: np.ndarray, sigma: np.nd
     message = f"fanned out to the workers: {step.done} chunk tasks in {step.chords} chord(s)"
     ranking_store(
         run_id=run_id,
-        computed=ranking_list(schedule, mu, sigma),
+        computed=ranking_list(head, mu, sigma),
         digest=step.digest,
         results_count=step.results,
         message=message,
     )
+    schedule_drop(step.key, head)
 
 
 def batch_chord(run_id: int, step: dict[str, Any], chunks: list[dict[str, Any]]) -> Signature:

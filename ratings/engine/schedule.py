@@ -11,8 +11,9 @@ its batches oldest first::
         mu, sigma = combine_arrays(mu, sigma, map(rate_chunk, tasks))
 
 ``compute_ranking`` walks it in one process. The month close fanned out
-(``ratings.close``) walks it one Celery chord per batch, handing the rest of the
-schedule (:meth:`Schedule.after`) and the state from one step to the next as JSON.
+(``ratings.close``) walks it one Celery chord per batch: the schedule is kept once, as
+its :meth:`Schedule.head` and each batch's :meth:`Schedule.rows` (JSON), and each step
+takes up the batch it rates; only the state goes from one step to the next.
 Both make the same calls on the same numbers, so both give the same bits (arrays travel
 as their bytes, ``wire.pack``).
 """
@@ -137,13 +138,41 @@ class Schedule:
 
     def after(self, batch: int) -> Schedule:
         """The same schedule without the results of ``batch`` and earlier: what is left."""
-        keep = self.counted > batch
+        return self._kept(self.counted > batch)
+
+    def only(self, batch: int) -> Schedule:
+        """The same schedule with the results of ``batch`` alone (none for an empty one)."""
+        return self._kept(self.counted == batch)
+
+    def _kept(self, keep: np.ndarray) -> Schedule:
         seats = np.repeat(keep, self.sizes)
         return dataclasses.replace(
             self,
             **{name: getattr(self, name)[keep] for name in _ROWS},
             **{name: getattr(self, name)[seats] for name in _SEATS},
         )
+
+    def head(self) -> dict[str, Any]:
+        """JSON-able: what every batch shares (the players, their counts, the parameters);
+        with one batch's :meth:`rows` it makes that batch's schedule (:meth:`with_rows`)."""
+        data = self.as_dict()
+        return {key: value for key, value in data.items() if key not in (*_ROWS, *_SEATS)}
+
+    def rows(self, batch: int) -> dict[str, Any]:
+        """JSON-able: the results of ``batch`` (see :meth:`head`)."""
+        part = self.only(batch)
+        return {name: pack_ints(getattr(part, name)) for name in (*_ROWS, *_SEATS)}
+
+    @classmethod
+    def from_head(cls, head: dict[str, Any]) -> Schedule:
+        """The schedule of a :meth:`head`, no results: what the finished list needs."""
+        empty = pack_ints(np.zeros(0, np.int64))
+        return cls.from_dict({**head, **dict.fromkeys((*_ROWS, *_SEATS), empty)})
+
+    def with_rows(self, rows: dict[str, Any]) -> Schedule:
+        """The same schedule with one batch's :meth:`rows` as its results."""
+        arrays: dict[str, Any] = {n: unpack(rows[n], np.int64) for n in (*_ROWS, *_SEATS)}
+        return dataclasses.replace(self, **arrays)
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-able form (for a Celery message); :meth:`from_dict` is its inverse."""

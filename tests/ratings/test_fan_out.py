@@ -67,6 +67,7 @@ def months(federation):
 def test_the_fanned_out_list_is_the_in_process_list(fan_out, months):
     game = months
     run = RankingRun.objects.create(game=game, month=OCT)
+    kept = _kept_schedules()
     summary = publish_ranking.delay(run.pk).get()
     run.refresh_from_db()
     assert (summary["status"], run.status) == ("published", "published")
@@ -81,6 +82,42 @@ def test_the_fanned_out_list_is_the_in_process_list(fan_out, months):
         in_process.ranking.results_counted,
     )
     assert run.ranking.parameters == in_process.ranking.parameters
+    assert _kept_schedules() == kept  # the schedule kept for the chords is gone once published
+
+
+def _kept_schedules() -> set[bytes]:
+    from ratings.handoff import PREFIX, _redis
+
+    return set(_redis().scan_iter(f"{PREFIX}:*"))
+
+
+@pytest.mark.django_db
+def test_the_schedule_is_kept_once_and_read_a_batch_at_a_time(months):
+    from federation.months import month_index
+    from ratings.close import ranking_params
+    from ratings.engine.schedule import Schedule
+    from ratings.handoff import (
+        ScheduleGone,
+        schedule_batch,
+        schedule_drop,
+        schedule_head,
+        schedule_keep,
+    )
+    from ratings.storage import month_columns
+
+    params = ranking_params()
+    schedule = Schedule.build(month_columns(months, OCT, params), month_index(OCT), params, 4)
+    key = schedule_keep(99, schedule)
+    head = schedule_head(key)
+    assert head.names == schedule.names and head.counts.tolist() == schedule.counts.tolist()
+    for batch in schedule.batches():
+        part, alone = schedule_batch(key, head, batch), schedule.only(batch)
+        assert part.slots.tolist() == alone.slots.tolist()
+        assert part.counted.tolist() == alone.counted.tolist() == [batch] * len(alone.counted)
+    assert len(schedule_batch(key, head, month_index(OCT)).sizes) == 19  # 14 + 5 late
+    schedule_drop(key, head)
+    with pytest.raises(ScheduleGone):
+        schedule_head(key)
 
 
 @pytest.mark.django_db
@@ -98,10 +135,12 @@ def test_a_failing_chunk_fails_the_run(fan_out, months, monkeypatch):
 
     monkeypatch.setattr("ratings.tasks.rate_chunk", broken)
     run = RankingRun.objects.create(game=months, month=OCT)
+    kept = _kept_schedules()
     with pytest.raises(RuntimeError):
         publish_ranking.delay(run.pk)
     run.refresh_from_db()
     assert run.status == "failed" and "a worker lost its mind" in run.message
+    assert _kept_schedules() == kept  # a failed run's schedule is dropped too
     assert run.finished_at is not None and not RankingList.objects.exists()
 
 
@@ -134,10 +173,10 @@ def test_a_step_survives_json_bit_for_bit():
     results = [Result(f"k{i}", 100, 100, (f"p{i}", f"p{i + 1}"), (0, 1)) for i in range(5)]
     schedule = Schedule.build(results, 100, Params(), chunk_size=2)
     mu = np.array([25.0 + 1 / 3, 1e-300, -7.1, 25.0, 0.1 + 0.2, 3.0])
-    step = Step(schedule, 100, mu, mu * 0.3, "d" * 64, 5, 3, 1, 1)
+    step = Step("quotient:ratings:schedule:7:ab", 100, mu, mu * 0.3, "d" * 64, 5, 3, 1, 1)
     back = Step.from_dict(json.loads(json.dumps(step.as_dict())))
     assert back.mu.tobytes() == step.mu.tobytes() and back.sigma.tobytes() == step.sigma.tobytes()
-    assert back.schedule.as_dict() == schedule.as_dict()
+    assert back.key == step.key and schedule.chunk_count() == 3
     assert (back.digest, back.results, back.chunks, back.done, back.chords) == (
         "d" * 64,
         5,

@@ -33,6 +33,24 @@ def test_a_walk_through_json_one_batch_at_a_time_gives_the_same_bytes():
     assert tasks_made == Schedule.build(RESULTS, M, PARAMS, chunk_size=37).chunk_count()
 
 
+def test_a_walk_from_the_head_and_each_batchs_rows_gives_the_same_bytes():
+    """What the fanned-out close does: the schedule kept once as its head and each
+    batch's rows (JSON), each step taking up the batch it rates."""
+    whole = Schedule.build(RESULTS[::-1], M, PARAMS, chunk_size=37)
+    head = Schedule.from_head(json.loads(json.dumps(whole.head())))
+    parts = {batch: json.loads(json.dumps(whole.rows(batch))) for batch in whole.batches()}
+    assert sum(len(head.with_rows(part).sizes) for part in parts.values()) == len(whole.sizes)
+    mu, sigma = head.start()
+    tasks_made = 0
+    for batch in head.batches():
+        sigma, tasks = head.with_rows(parts[batch]).open(batch, mu, sigma)
+        tasks_made += len(tasks)
+        mu, sigma = combine_arrays(mu, sigma, json_map(rate_chunk, tasks))
+    assert head.sizes.size == 0 and head.names == whole.names
+    assert ranking_list(head, mu, sigma).to_json() == REFERENCE.to_json()
+    assert tasks_made == whole.chunk_count()
+
+
 def test_after_keeps_the_players_and_drops_the_rated_batches():
     schedule = Schedule.build(RESULTS, M, PARAMS)
     rest = schedule.after(M - 3)
