@@ -11,11 +11,12 @@ from collections.abc import Iterable
 from typing import Any
 
 from django import template
+from django.template.defaultfilters import date
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, ngettext
 
-from scoring.templatetags.results import _shown, url_of
+from scoring.templatetags.results import _shown, opponents, url_of
 
 register = template.Library()
 
@@ -87,5 +88,27 @@ def provisional_rows(entries: Iterable[Any]) -> SafeString:
             f'\n        <td class="num">{_shown(entry.fladub)}</td>'
             f'<td class="num">{_shown(entry.results_counted)}</td>'
             f"\n        {cells.club_and_country(entry)}</tr>\n  "
+        )
+    return mark_safe("".join(rows))  # every value escaped
+
+
+@register.filter
+def why_rows(results: Iterable[Any]) -> SafeString:
+    """The rows of a player page's "why my number changed" table
+    (``ratings.selectors.CountedResult``): date (linked) and its badges, age, weight,
+    place, opponents."""
+    rows = []
+    for result in results:
+        url = conditional_escape(url_of(result.match_id, "match-detail"))
+        badges = f' <span class="badge">{gettext("new")}</span>' if result.new else ""
+        if result.late:
+            badges += f' <span class="badge summary">{gettext("late")}</span>'
+        rows.append(
+            f'\n    <tr><td><a href="{url}">{_shown(date(result.played_on, "Y-m-d"))}</a>'
+            f"{badges}</td>"
+            f'\n        <td class="num">{_shown(result.age)}</td>'
+            f'<td class="num">{_shown(result.weight)}</td>'
+            f'<td class="num">{_shown(result.rank)}</td>'
+            f"\n        <td>{opponents(result)}</td></tr>\n  "
         )
     return mark_safe("".join(rows))  # every value escaped

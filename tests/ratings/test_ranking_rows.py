@@ -4,13 +4,16 @@ the loops they replaced."""
 
 from __future__ import annotations
 
+import datetime
+
 import pytest
 from django.template import Context, Template
 from django.utils import translation
 
 from federation.models import Club, Player
 from ratings.models import RankingEntry
-from ratings.templatetags.ranking_rows import provisional_rows, ranked_rows
+from ratings.selectors import CountedResult
+from ratings.templatetags.ranking_rows import provisional_rows, ranked_rows, why_rows
 
 #: the loops of ``ratings/_list.html`` before the rows were written in Python
 RANKED = """{% load i18n results %}{% for entry in entries %}
@@ -87,3 +90,47 @@ def test_the_rows_are_the_bytes_the_template_loops_wrote(language):
 
 def test_no_rows_write_nothing():
     assert ranked_rows([]) == "" and provisional_rows([]) == ""
+
+
+#: the loop of the why table of ``players/_detail.html`` before its rows were written
+#: in Python
+WHY = """{% load i18n results %}{% for result in results %}
+    <tr><td><a href="{{ result.match_id|url_of:'match-detail' }}">{{ result.played_on|date:"Y-m-d" }}</a>{% if result.new %} <span class="badge">{% translate "new" %}</span>{% endif %}{% if result.late %} <span class="badge summary">{% translate "late" %}</span>{% endif %}</td>
+        <td class="num">{{ result.age }}</td><td class="num">{{ result.weight }}</td><td class="num">{{ result.rank }}</td>
+        <td>{{ result|opponents }}</td></tr>
+  {% endfor %}"""
+
+
+def counted() -> list[CountedResult]:
+    """Results new and late or neither, of whole and fractional weights, won, tied and
+    lost, against players public and private, with and without scores."""
+    players = [entry.player for entry in entries()[:6]]
+    shapes = [  # age, weight, late, new, rank, opponents (rank, score)
+        (0, 1.0, False, True, 1, [(2, 30)]),
+        (1, 0.9, True, False, 2, [(1, 120), (3, None)]),
+        (5, 0.5, True, True, 1, [(1, 7), (3, -2), (4, None)]),
+        (11, 0.0833, False, False, 3, []),
+        (2, 1, False, False, 2, [(2, 0)]),
+    ]
+    return [
+        CountedResult(
+            match_id=500 + i,
+            played_on=datetime.date(2026, 1 + i, 28),
+            age=age,
+            weight=weight,
+            late=late,
+            new=new,
+            rank=rank,
+            opponents=tuple(
+                (r, players[(i + k) % len(players)], score) for k, (r, score) in enumerate(others)
+            ),
+        )
+        for i, (age, weight, late, new, rank, others) in enumerate(shapes)
+    ]
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "de"])
+def test_the_why_rows_are_the_bytes_the_template_loop_wrote(language):
+    results = counted()
+    with translation.override(language):
+        assert str(why_rows(results)) == Template(WHY).render(Context({"results": results}))
