@@ -1,0 +1,56 @@
+"""The match table's rows written in Python: what the loop of
+``scoring/_match_table.html`` wrote, byte for byte, once per row rather than node by
+node (a player's page, the match list and the home page show 25 matches each; as
+template nodes the rows were a good part of a cold player page's time:
+``docs/performance.md``, "Cold pages"). Every value is escaped as ``{{ value }}``
+escapes it; the texts the template's ``translate`` tags wrote unescaped stay so."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from django import template
+from django.template.defaultfilters import date
+from django.utils.html import conditional_escape
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext
+
+from scoring.templatetags.results import _shown, standings, url_of
+
+register = template.Library()
+
+
+def _badges(match: Any) -> str:
+    """The verification cell: its badge, then unfinished and a status other than
+    recorded."""
+    text = (
+        f'<span class="badge {_shown(match.verification)}">'
+        f"{_shown(match.get_verification_display())}</span>"
+    )
+    if not match.finished:
+        text += f' <span class="badge">{gettext("unfinished")}</span>'
+    if match.status != "recorded":
+        text += (
+            f' <span class="badge {_shown(match.status)}">'
+            f"{_shown(match.get_status_display())}</span>"
+        )
+    return text
+
+
+@register.filter
+def match_rows(matches: Iterable[Any]) -> SafeString:
+    """The rows of ``matches``: date (linked), game, club, standings, verification."""
+    rows = []
+    for match in matches:
+        url = conditional_escape(url_of(match.pk, "match-detail"))
+        rows.append(
+            "\n    <tr>"
+            f'\n      <td><a href="{url}">{_shown(date(match.played_on, "Y-m-d"))}</a></td>'
+            f"\n      <td>{_shown(match.game.label)}</td>"
+            f"\n      <td>{_shown(match.club.name)}</td>"
+            f'\n      <td class="wide">{standings(match)}</td>'
+            f"\n      <td>{_badges(match)}</td>"
+            "\n    </tr>\n  "
+        )
+    return mark_safe("".join(rows))  # every value escaped
