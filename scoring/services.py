@@ -26,7 +26,7 @@ from django.utils import timezone
 
 from federation.models import Club, Game, Player
 from federation.months import ranking_month_for
-from federation.permissions import can_write_for_club
+from federation.permissions import can_write_for_club, can_write_for_club_with_game
 from scoring import records
 from scoring.analysis import analysis_due, analysis_queue
 from scoring.engine import UnusableInput, replay
@@ -176,14 +176,20 @@ def match_record(
     1990 or in the future, or a duplicate; ``PermissionDenied`` when
     ``submitted_by`` may not write for ``club``.
     """
-    if submitted_by is not None and not can_write_for_club(submitted_by, club):
+    game_key = record.get("game") if isinstance(record, dict) else None
+    if submitted_by is None:
+        allowed, game = True, None
+    else:
+        allowed, game = can_write_for_club_with_game(submitted_by, club, game_key)
+    if not allowed:
         raise PermissionDenied("You may only submit matches for a club you organise.")
     now = (now or timezone.now()).astimezone(ZoneInfo(settings.TIME_ZONE))
     _game_number_check(game_number)
     _date_check(played_on, now.date())
     record_check(record)
     result = match_replay(record)
-    game = Game.objects.get(key=result["game"])
+    if game is None or game.key != result["game"]:
+        game = Game.objects.get(key=result["game"])
     handles = list(record["players"])
     players = _players_by_handle(handles)
     fingerprint = record_fingerprint(
