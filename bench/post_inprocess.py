@@ -12,7 +12,6 @@ deleted afterwards. ``--profile`` prints cProfile's top functions (CPU time).
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import time
@@ -88,8 +87,8 @@ def main() -> None:
                 f"{name}: {len(queries) / n:.1f} queries, {1000 * cpu / n:.2f} ms CPU, "
                 f"{1000 * wall / n:.2f} ms wall (mean of {n})"
             )
-            if call is post:
-                print(json.dumps([q["sql"][:160] for q in queries.captured_queries[-12:]], indent=1))
+            if call is post:  # the queries of the last POST
+                print("\n".join(f"  {q['sql'][:100]}" for q in queries.captured_queries[-6:]))
     finally:
         print(f"removed {remove_submissions():,} rows of the submissions")
     print(f"load average: {os.getloadavg()}")
