@@ -26,6 +26,8 @@ from django.db import transaction
 
 LISTS, PLAYERS, MATCHES = "gen:lists", "gen:players", "gen:matches"
 TOURNAMENTS = "gen:tournaments"
+#: the webhook endpoints (``hooks.subscribers``): bumped by every write of one
+HOOKS = "gen:hooks"
 
 Generation = tuple[int, str]
 

@@ -34,6 +34,7 @@ from hooks import notices, queue, transport
 from hooks.errors import HookError
 from hooks.models import Attempt, Delivery, Endpoint, Event
 from hooks.signing import message_id_new, signed_headers
+from hooks.subscribers import active_endpoints, endpoints_changed
 
 logger = logging.getLogger(__name__)
 
@@ -53,10 +54,13 @@ GROWTH = 4
 
 
 def _subscribed(type: str, club_id: int | None) -> list[Endpoint]:
-    endpoints = Endpoint.objects.filter(active=True)
-    if club_id is not None:  # a club's event: its endpoints and the federation's
-        endpoints = endpoints.filter(Q(club__isnull=True) | Q(club_id=club_id))
-    return [endpoint for endpoint in endpoints if type in endpoint.events]
+    """The active endpoints of ``type``: of a club's event, its endpoints and the
+    federation's (kept in memory: ``hooks.subscribers``)."""
+    return [
+        e
+        for e in active_endpoints()
+        if type in e.events and (club_id is None or e.club_id is None or e.club_id == club_id)
+    ]
 
 
 def envelope(type: str, occurred_at: datetime, data: dict[str, Any]) -> str:
@@ -83,11 +87,8 @@ def event_store(
 
 def subscribed_many(events: list[tuple[str, int | None]]) -> list[list[Endpoint]]:
     """The active endpoints of each ``(type, club_id)`` (as :func:`event_store` finds
-    them), read in one query for them all."""
-    clubs = {club_id for _type, club_id in events}
-    endpoints = Endpoint.objects.filter(active=True)
-    if None not in clubs:  # clubs' events only: theirs and the federation's endpoints
-        endpoints = endpoints.filter(Q(club__isnull=True) | Q(club_id__in=clubs))
+    them), read once for them all."""
+    endpoints = active_endpoints()
     return [
         [
             e
@@ -217,10 +218,12 @@ def _settle(delivery: Delivery, ok: bool, now: datetime) -> Outcome:
         _finish(delivery, Delivery.Status.DELIVERED, now)
         if endpoint.failing_since is not None:
             Endpoint.objects.filter(pk=endpoint.pk).update(failing_since=None)
+            endpoints_changed()
         return Outcome(attempted=True, then=_next_of(endpoint))
     failing_since = endpoint.failing_since or now
     if endpoint.failing_since is None:
         Endpoint.objects.filter(pk=endpoint.pk).update(failing_since=now)
+        endpoints_changed()
     if now - failing_since >= DISABLE_AFTER:
         _disable(endpoint, now)
     first = delivery.first_attempt_at or now
@@ -253,6 +256,7 @@ def _disable(endpoint: Endpoint, now: datetime) -> None:
     endpoint.active = False
     endpoint.disabled_at = now
     Endpoint.objects.filter(pk=endpoint.pk).update(active=False, disabled_at=now)
+    endpoints_changed()
     logger.warning("webhook endpoint %s disabled after three days of failures", endpoint.pk)
     transaction.on_commit(lambda: notices.endpoint_disabled(endpoint_id=endpoint.pk))
 

@@ -20,13 +20,12 @@ from zoneinfo import ZoneInfo
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
-from django.db import IntegrityError, transaction
-from django.db.models.functions import Lower
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from federation.models import Club, Game, Player
 from federation.months import ranking_month_for
-from federation.permissions import can_write_for_club
+from federation.permissions import can_write_for_club, can_write_for_club_with_game
 from scoring import records
 from scoring.analysis import analysis_due, analysis_queue
 from scoring.engine import UnusableInput, replay
@@ -112,11 +111,8 @@ def match_replay(record: Any) -> dict[str, Any]:
 def _players_by_handle(handles: list[str]) -> list[Player]:
     """The registered players of ``handles``, matched case-insensitively (handles are
     unique in lower case: the functional unique index serves the lookup)."""
-    wanted = {h.lower() for h in handles}
-    found = {
-        p.handle.lower(): p
-        for p in Player.objects.annotate(folded=Lower("handle")).filter(folded__in=wanted)
-    }
+    wanted = sorted({h.lower() for h in handles})
+    found = {p.handle.lower(): p for p in _players_folded(wanted)}
     missing = [h for h in handles if h.lower() not in found]
     if missing:
         raise MatchRejected("unknown-player", player=missing[0])
@@ -126,6 +122,24 @@ def _players_by_handle(handles: list[str]) -> list[Player]:
             raise MatchRejected("player-twice", player=handle)
         seen.add(handle.lower())
     return [found[h.lower()] for h in handles]
+
+
+def _players_folded(folded: list[str]) -> list[Player]:
+    """The players whose handle in lower case is one of ``folded``: plain SQL (every
+    submission asks; the ORM's compiling cost more than the query), the same rows as
+    ``Player.objects.annotate(folded=Lower("handle")).filter(folded__in=folded)``."""
+    fields = Player._meta.concrete_fields
+    columns = ", ".join(connection.ops.quote_name(str(f.column)) for f in fields)
+    table = connection.ops.quote_name(Player._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT {columns} FROM {table} WHERE LOWER({connection.ops.quote_name('handle')})"
+            " = ANY(%s)",
+            [folded],
+        )
+        rows = cursor.fetchall()
+    names = [f.attname for f in fields]
+    return [Player.from_db(connection.alias, names, row) for row in rows]
 
 
 def _seat_rows(
@@ -176,14 +190,20 @@ def match_record(
     1990 or in the future, or a duplicate; ``PermissionDenied`` when
     ``submitted_by`` may not write for ``club``.
     """
-    if submitted_by is not None and not can_write_for_club(submitted_by, club):
+    game_key = record.get("game") if isinstance(record, dict) else None
+    if submitted_by is None:
+        allowed, game = True, None
+    else:
+        allowed, game = can_write_for_club_with_game(submitted_by, club, game_key)
+    if not allowed:
         raise PermissionDenied("You may only submit matches for a club you organise.")
     now = (now or timezone.now()).astimezone(ZoneInfo(settings.TIME_ZONE))
     _game_number_check(game_number)
     _date_check(played_on, now.date())
     record_check(record)
     result = match_replay(record)
-    game = Game.objects.get(key=result["game"])
+    if game is None or game.key != result["game"]:
+        game = Game.objects.get(key=result["game"])
     handles = list(record["players"])
     players = _players_by_handle(handles)
     fingerprint = record_fingerprint(
