@@ -108,8 +108,10 @@ def _confirm(page, address: str, size: int, shot: str = "") -> None:
 
 
 def test_a_round_reported_from_fourteen_phones_equals_the_organisers_entry(
-    browser, live_server, twin_nights
+    browser, live_server, twin_nights, eager
 ):
+    # ``eager``: the players' mails are sent at each commit, in the live server's thread;
+    # queued, they would reach the suite's real worker while the test's tables are flushed
     from scoring.models import Match
     from tournaments.models import Round, Table, TableReport
 
