@@ -40,7 +40,7 @@ from hooks.emit import emitted_together
 from scoring.analysis import analysis_due, analysis_queue
 from scoring.errors import MatchRejected
 from scoring.metrics import SUBMISSIONS
-from scoring.models import AnalysisState, ImportJob, Match, MatchEvent, MatchSeat, Status
+from scoring.models import ImportJob, Match, MatchEvent, MatchSeat, Status
 from scoring.services import (
     _date_check,
     _game_number_check,
@@ -49,6 +49,7 @@ from scoring.services import (
     match_replay,
     record_check,
     record_fingerprint,
+    unsaved_match,
 )
 from scoring.signals import match_changed
 from scoring.storage import matches_insert
@@ -244,22 +245,15 @@ def _prepared(
         window = settings.RANKING_PARAMS["window"]
         lookups.placements[played_on] = ranking_month_for(played_on, now, window=window)
     placement = lookups.placements[played_on]
-    match = Match(
+    match = unsaved_match(
         game=game,
         club=job.club,
-        played_on=played_on,
-        game_number=game_number,
-        submitted_at=now,
-        submitted_by=user if getattr(user, "is_authenticated", False) else None,
+        when=(played_on, game_number, now),
+        submitted_by=user,
         record=record,
-        verification=result["verification"],
         result=result,
-        finished=result["finished"],
-        analysis=None,
-        analysis_state=AnalysisState.PENDING if due else AnalysisState.NONE,
         fingerprint=fingerprint,
-        counted_month=placement.counted_month if result["finished"] else None,
-        late=placement.late,
+        placement=placement,
     )
     seats = [MatchSeat(match=match, **seat) for seat in _seat_rows(result, handles, players)]
     event = _new_event(match, MatchEvent.Action.RECORDED, by=match.submitted_by, at=now)

@@ -24,7 +24,7 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from federation.models import Club, Game, Player
-from federation.months import ranking_month_for
+from federation.months import Placement, ranking_month_for
 from federation.permissions import can_write_for_club, can_write_for_club_with_game
 from scoring import records
 from scoring.analysis import analysis_due, analysis_queue
@@ -217,22 +217,15 @@ def match_record(
     due = analysis_due(result)
     placement = ranking_month_for(played_on, now, window=settings.RANKING_PARAMS["window"])
     warnings = placement.warnings() if result["finished"] else []
-    match = Match(
+    match = unsaved_match(
         game=game,
         club=club,
-        played_on=played_on,
-        game_number=game_number,
-        submitted_at=now,
-        submitted_by=submitted_by if getattr(submitted_by, "is_authenticated", False) else None,
+        when=(played_on, game_number, now),
+        submitted_by=submitted_by,
         record=record,
-        verification=result["verification"],
         result=result,
-        finished=result["finished"],
-        analysis=None,
-        analysis_state=AnalysisState.PENDING if due else AnalysisState.NONE,
         fingerprint=fingerprint,
-        counted_month=placement.counted_month if result["finished"] else None,
-        late=placement.late,
+        placement=placement,
     )
     seats = [MatchSeat(match=match, **row) for row in _seat_rows(result, handles, players)]
     event = _new_event(
@@ -277,6 +270,41 @@ def _event(match: Match, action: str, **details: Any) -> MatchEvent:
     event = _new_event(match, action, **details)
     event.save(force_insert=True)
     return event
+
+
+def unsaved_match(
+    *,
+    game: Game,
+    club: Club,
+    when: tuple[date, int, datetime],
+    submitted_by: Any,
+    record: dict[str, Any],
+    result: dict[str, Any],
+    fingerprint: str,
+    placement: Placement,
+) -> Match:
+    """The match a submission stores (not saved yet): ``when`` is its day, its number
+    that day and the submission's moment; ``placement`` its ranking month. One builder
+    for a single submission (``match_record``) and an import's rows."""
+    played_on, game_number, now = when
+    finished = result["finished"]
+    return Match(
+        game=game,
+        club=club,
+        played_on=played_on,
+        game_number=game_number,
+        submitted_at=now,
+        submitted_by=submitted_by if getattr(submitted_by, "is_authenticated", False) else None,
+        record=record,
+        verification=result["verification"],
+        result=result,
+        finished=finished,
+        analysis=None,
+        analysis_state=AnalysisState.PENDING if analysis_due(result) else AnalysisState.NONE,
+        fingerprint=fingerprint,
+        counted_month=placement.counted_month if finished else None,
+        late=placement.late,
+    )
 
 
 def _new_event(
