@@ -46,6 +46,7 @@ import argparse
 import json
 import os
 import shutil
+import socket
 import subprocess
 import sys
 import urllib.request
@@ -79,7 +80,7 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--duration", type=int, help="seconds per endpoint and level (10)")
     parser.add_argument("--concurrency", default="1,10,50", help="connections, comma-separated")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers (2)")
-    parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument("--port", type=int, default=0, help="the server's port (a free one)")
     parser.add_argument("--database", help="quotient_bench (quotient_bench_quick with --quick)")
     parser.add_argument("--server", default="postgres://postgres@127.0.0.1:5432")
     parser.add_argument("--only", help="run only the endpoints whose name contains this")
@@ -88,7 +89,16 @@ def parse_args() -> argparse.Namespace:
     args.levels = [int(c) for c in args.concurrency.split(",") if c.strip()]
     args.database = args.database or ("quotient_bench_quick" if args.quick else "quotient_bench")
     args.players, args.results = (5_000, 50_000) if args.quick else (100_000, 1_000_000)
+    args.port = args.port or free_port()
     return args
+
+
+def free_port() -> int:
+    """A port the system has just handed out (bound to port 0), for the benchmark's server:
+    never a fixed one, so that two benchmarks or a test run on the machine cannot collide."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
 
 
 # -- the load generator ---------------------------------------------------------------------
