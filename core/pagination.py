@@ -196,6 +196,14 @@ class KeysetPagination(Pagination):
         self.count = bounded_count(queryset if counted is None else counted)
         return self.keyset.object_list
 
+    def first_page(self, request: Request, rows: list[Any], *, more: bool, count: int) -> None:
+        """Stand as after ``paginate_queryset`` of the first page (no cursor, no page
+        number), given its ``rows`` (dicts or instances with the keys), whether rows
+        follow them (``more``) and the ``count`` (as ``bounded_count`` gives it)."""
+        self.request = request
+        self.keyset = _linked(rows, self.keys, older=more, newer=False)
+        self.count = count
+
     def get_paginated_response(self, data: Any) -> Response:
         return Response(
             {

@@ -240,7 +240,8 @@ def counted_in(match: Match) -> dict[str, Any]:
         .order_by("month", "revision")
         .only("month", "revision", "published_at")  # not a list's parameters and marks
     )
-    events = list(match.events.order_by("at", "id").values_list("at", "action", "version"))
+    # oldest first (the model's order): the page's prefetched events (match_for_page)
+    events = [(event.at, event.action, event.version) for event in match.events.all()]
     rows = []
     for ranking in lists:
         then = [event for event in events if event[0] <= ranking.published_at]

@@ -10,12 +10,14 @@ publication shows as it is now.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from datetime import date
-from typing import overload
+from typing import Any, overload
 
-from django.db.models import F, Max, OuterRef, Prefetch, QuerySet, Subquery
+from django.db import connection
+from django.db.models import F, Max, Model, OuterRef, Prefetch, QuerySet, Subquery
 
 from federation.models import Club, Game, Player
 from federation.months import age, first_day, month_index
@@ -179,6 +181,42 @@ def player_history(*, player_id: int) -> QuerySet[RankingEntry]:
         .select_related("ranking__game")
         .order_by("ranking__game__key", "-ranking__month")
     )
+
+
+def _table(model: type[Model]) -> str:
+    """``model``'s table, quoted for raw SQL."""
+    return connection.ops.quote_name(model._meta.db_table)
+
+
+@functools.cache
+def _history_sql() -> str:
+    player, entry = _table(Player), _table(RankingEntry)
+    ranking, game = _table(RankingList), _table(Game)
+    return (
+        "SELECT p.id, x.key, x.month, x.rank, x.fladub, x.provisional, x.results_counted,"
+        f" x.movement FROM {player} p LEFT JOIN LATERAL ("
+        "SELECT g.key, r.month, e.rank, e.fladub, e.provisional, e.results_counted,"
+        f" e.movement FROM {entry} e JOIN {ranking} r ON r.id = e.ranking_id"
+        f" JOIN {game} g ON g.id = r.game_id WHERE e.player_id = p.id AND r.revision = ("
+        f"SELECT u.revision FROM {ranking} u WHERE u.game_id = r.game_id"
+        " AND u.month = r.month ORDER BY u.revision DESC LIMIT 1)"
+        " ORDER BY g.key ASC, r.month DESC LIMIT %s) x ON TRUE"
+        " WHERE lower(p.handle) = lower(%s) ORDER BY x.key ASC, x.month DESC"
+    )
+
+
+def player_history_rows(handle: str, limit: int) -> list[tuple[Any, ...]] | None:
+    """``player_history`` of the player of ``handle`` (whatever its case, as
+    ``Player.objects.by_handle``) as rows ``(game key, month, rank, fladub,
+    provisional, results_counted, movement)``, at most ``limit`` of them, in its order;
+    None when no player has that handle. One query (PostgreSQL's SQL: ``LATERAL``)
+    where the player, the entries and their count took three."""
+    with connection.cursor() as cursor:
+        cursor.execute(_history_sql(), [limit, handle])
+        rows = cursor.fetchall()
+    if not rows:
+        return None
+    return [row[1:] for row in rows if row[1] is not None]
 
 
 def player_entry(*, player: Player, game: str, month: date) -> RankingEntry | None:

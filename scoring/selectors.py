@@ -3,16 +3,19 @@ own presentation is ``scoring.web.display``)."""
 
 from __future__ import annotations
 
+import functools
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from django.db.models import Exists, F, OuterRef, Prefetch, QuerySet, Subquery
+from django.db import connection
+from django.db.models import Exists, F, Model, OuterRef, Prefetch, QuerySet, Subquery
 
 from federation.models import Club, Game, Player, public_display_name
 from federation.months import next_month
-from scoring.models import Match, MatchSeat, Status
+from scoring.models import Match, MatchEvent, MatchSeat, Status
 
 #: the columns a list of matches never shows: records and replays run to kilobytes
 #: each, and reading them for fifty rows of a page would outweigh the page
@@ -29,6 +32,18 @@ def match_rows(*, summary: bool = True) -> QuerySet[Match]:
         queryset = queryset.defer(*HEAVY_COLUMNS)
     seats = seats_prefetch(summary=summary)
     return queryset.prefetch_related(*seats).order_by("-played_on", "-id")
+
+
+def match_for_page() -> QuerySet[Match]:
+    """Matches as a match's page shows one: with its game and club, its seats in order
+    with their players (joined: a match has a few seats), its events oldest first with
+    their author (``match.events.all()``, the replaced records left out): three
+    queries, where ``match_rows`` and reading the events twice took five."""
+    seats = MatchSeat.objects.select_related("player").order_by("seat")
+    events = MatchEvent.objects.select_related("by").defer("replaced_record").order_by("at", "id")
+    return Match.objects.select_related("game", "club").prefetch_related(
+        Prefetch("seats", queryset=seats), Prefetch("events", queryset=events)
+    )
 
 
 def seats_prefetch(*, summary: bool = True) -> tuple[Prefetch, str]:
@@ -125,6 +140,141 @@ def seat_values(match_ids: Sequence[int]) -> dict[int, list[dict[str, Any]]]:
         seat = {"seat": row["seat"], "player": handle, "name": name}
         by_match[row["match_id"]].append(seat | {key: row[key] for key in SEAT_COLUMNS[1:]})
     return by_match
+
+
+def _table(model: type[Model]) -> str:
+    """``model``'s table, quoted for raw SQL."""
+    return connection.ops.quote_name(model._meta.db_table)
+
+
+@functools.cache
+def _detail_sql() -> str:
+    tables = {
+        "match": _table(Match),
+        "game": _table(Game),
+        "club": _table(Club),
+        "seat": _table(MatchSeat),
+        "player": _table(Player),
+    }
+    return (
+        "SELECT m.id, g.key, c.slug, m.played_on, m.game_number, m.submitted_at, m.status,"
+        " m.version, m.verification, m.finished, m.late, m.counted_month, m.result,"
+        " m.analysis, m.analysis_state, s.seat, p.handle, p.display_name, p.public_name,"
+        " s.score, s.rank, s.points, s.deduction{columns}"
+        f" FROM {tables['match']} m"
+        f" JOIN {tables['game']} g ON g.id = m.game_id"
+        f" JOIN {tables['club']} c ON c.id = m.club_id"
+        f" LEFT JOIN {tables['seat']} s ON s.match_id = m.id"
+        f" LEFT JOIN {tables['player']} p ON p.id = s.player_id{{joins}}"
+        " WHERE m.id = %s ORDER BY s.seat"
+    )
+
+
+#: the columns of a row of ``match_detail_rows`` before the ``columns`` it is given
+DETAIL_WIDTH = 23
+
+
+def match_detail_rows(pk: int, *, columns: str = "", joins: str = "") -> list[tuple[Any, ...]]:
+    """One match (the heavy columns included), its game's key and club's slug, one row
+    per seat in seat order with the seat's player (handle, display name, consent):
+    :data:`DETAIL_WIDTH` values, then ``columns`` (SQL, each after a comma) read
+    through ``joins`` (SQL, on the match ``m``). One query where ``match_rows`` makes
+    three and model instances; no row: no such match. The JSON columns are as the
+    database sends them (text on PostgreSQL: ``Match.result``'s field decodes them)."""
+    sql = _detail_sql().replace("{columns}", columns).replace("{joins}", joins)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [pk])
+        return cursor.fetchall()
+
+
+def _list_where(
+    *,
+    game: str | None = None,
+    club: str | None = None,
+    player: str | None = None,
+    month: date | None = None,
+    status: Sequence[str] | None = None,
+) -> tuple[str, list[Any]]:
+    """``match_list``'s filters as SQL on the match ``m`` and its parameters."""
+    where: list[str] = ["TRUE"]
+    params: list[Any] = []
+    if game:
+        where.append(f"m.game_id = (SELECT id FROM {_table(Game)} WHERE key = %s)")
+        params.append(game)
+    if club:
+        where.append(f"m.club_id = (SELECT id FROM {_table(Club)} WHERE slug = %s)")
+        params.append(club)
+    if player:
+        where.append(
+            f"EXISTS (SELECT 1 FROM {_table(MatchSeat)} s WHERE s.match_id = m.id"
+            f" AND s.player_id IN (SELECT id FROM {_table(Player)}"
+            " WHERE lower(handle) = lower(%s)))"
+        )
+        params.append(player)
+    if status:
+        where.append(f"m.status IN ({', '.join(['%s'] * len(status))})")
+        params.extend(status)
+    if month:
+        where.append("m.played_on >= %s AND m.played_on < %s")
+        params.extend([month, next_month(month)])
+    return " AND ".join(where), params
+
+
+@functools.cache
+def _page_sql() -> str:
+    seats, players = _table(MatchSeat), _table(Player)
+    return (
+        "SELECT m.id, m.played_on, m.game_number, m.submitted_at, m.status, m.version,"
+        " m.verification, m.finished, m.late, m.counted_month, g.key, c.slug,"
+        " (SELECT json_agg(json_build_array(s.seat, p.handle, p.display_name,"
+        " p.public_name, s.score, s.rank, s.points, s.deduction) ORDER BY s.seat)::text"
+        f" FROM {seats} s JOIN {players} p ON p.id = s.player_id WHERE s.match_id = m.id)"
+        f" FROM {_table(Match)} m JOIN {_table(Game)} g ON g.id = m.game_id"
+        f" JOIN {_table(Club)} c ON c.id = m.club_id WHERE {{where}}"
+        " ORDER BY m.played_on DESC, m.id DESC LIMIT %s"
+    )
+
+
+def match_first_rows(limit: int, **filters: Any) -> list[dict[str, Any]]:
+    """The first ``limit`` matches of ``match_list(**filters)`` as ``match_values``
+    writes them (``ROW_COLUMNS``, ``game_key``, ``club_slug``), each with its
+    ``seats`` as ``seat_values`` writes them: one query (PostgreSQL's SQL: the seats
+    and their players as one JSON array a match) where the rows and their seats took
+    three."""
+    where, params = _list_where(**filters)
+    with connection.cursor() as cursor:
+        cursor.execute(_page_sql().replace("{where}", where), [*params, limit])
+        found = cursor.fetchall()
+    rows = []
+    for *values, seats in found:
+        row = dict(zip((*ROW_COLUMNS, "game_key", "club_slug"), values, strict=True))
+        row["seats"] = [
+            {
+                "seat": seat,
+                "player": handle,
+                "name": public_display_name(handle, name, public),
+                "score": score,
+                "rank": rank,
+                "points": points,
+                "deduction": deduction,
+            }
+            for seat, handle, name, public, score, rank, points, deduction in (
+                json.loads(seats) if seats else ()
+            )
+        ]
+        rows.append(row)
+    return rows
+
+
+def match_count(cap: int, **filters: Any) -> int | None:
+    """How many matches ``match_list(**filters)`` has, when at most ``cap``; else
+    None (one query, reading at most ``cap + 1`` rows' keys)."""
+    where, params = _list_where(**filters)
+    sql = f"SELECT COUNT(*) FROM (SELECT 1 FROM {_table(Match)} m WHERE {where} LIMIT %s) t"
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*params, cap + 1])
+        counted = int(cursor.fetchone()[0])
+    return counted if counted <= cap else None
 
 
 #: a seat's columns as the list shows them (after its player's handle and name)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC
+from typing import Any
 
 from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
@@ -114,6 +115,29 @@ class PlayerHistorySerializer(serializers.ModelSerializer):
         model = RankingEntry
         fields = ["game", "month", "rank", "fladub", "provisional", "results_counted", "movement"]
         read_only_fields = ["rank", "fladub", "provisional", "results_counted", "movement"]
+
+
+def history_body(rows: list[tuple[Any, ...]]) -> dict[str, Any]:
+    """A whole history (``player_history_rows``) as the list view writes its one page
+    with ``PlayerHistorySerializer`` (its fields, in order, the same types; a test
+    compares the two)."""
+    return {
+        "count": len(rows),
+        "next": None,
+        "previous": None,
+        "results": [
+            {
+                "game": game,
+                "month": month_label(month),
+                "rank": rank,
+                "fladub": fladub,
+                "provisional": provisional,
+                "results_counted": results_counted,
+                "movement": movement,
+            }
+            for game, month, rank, fladub, provisional, results_counted, movement in rows
+        ],
+    }
 
 
 class GameMonthSerializer(serializers.Serializer):

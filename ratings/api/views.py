@@ -19,6 +19,7 @@ player's number of that list counted.
 from __future__ import annotations
 
 from datetime import date
+from typing import cast
 
 from django.http import HttpResponseBase
 from django.shortcuts import get_object_or_404
@@ -46,6 +47,7 @@ from ratings.api.serializers import (
     RankingListSerializer,
     RankingMonthSerializer,
     RankingPage,
+    history_body,
 )
 from ratings.caching import LISTS, MATCHES, PLAYERS, changed_at, generations, published_list
 from ratings.models import RankingEntry, RankingList
@@ -53,6 +55,7 @@ from ratings.selectors import (
     entry_results,
     player_entry,
     player_history,
+    player_history_rows,
     ranking_games,
     ranking_get,
     ranking_months,
@@ -216,12 +219,22 @@ class PlayerHistory(generics.ListAPIView):
     @extend_schema(operation_id="players_history_list")
     def get(self, request, *args, **kwargs):
         parts: list[object] = ["history", kwargs["handle"].lower()]
-        return conditional(
-            request,
-            parts,
-            (LISTS, PLAYERS, MATCHES),
-            lambda: super(PlayerHistory, self).get(request, *args, **kwargs).data,
-        )
+        return conditional(request, parts, (LISTS, PLAYERS, MATCHES), self.body)
+
+    def body(self) -> dict:
+        """The page's body: in JSON, its first page and only one, from rows
+        (``player_history_rows``, ``history_body``; the count is the rows' when they
+        fit on it); else, as the list view pages and serializes it (a page asked for,
+        the browsable API, a longer history, no such player: its 404)."""
+        request, handle = self.request, self.kwargs["handle"]
+        params = request.query_params
+        plain = "page" not in params and "page_size" not in params and "\x00" not in handle
+        if plain and request.accepted_renderer.format == "json":
+            size = cast(Pagination, self.paginator).page_size
+            rows = player_history_rows(handle, size + 1) if size else None
+            if rows is not None and len(rows) <= size:
+                return history_body(rows)
+        return super().get(request, *self.args, **self.kwargs).data
 
 
 class RankingIndex(generics.ListAPIView):

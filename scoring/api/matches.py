@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from datetime import timedelta
 from typing import Any, cast
 
+from django.db import connection
 from django.http import HttpResponseBase
 from django.utils import timezone
 from django.utils.dateparse import parse_date
@@ -38,7 +39,8 @@ from core.api_cache import conditional
 from core.errors import warning
 from core.generations import MATCHES, PLAYERS
 from core.http_cache import SHORT
-from core.pagination import KeysetPagination
+from core.pagination import COUNT_CAP, KeysetPagination
+from core.params import MAXIMUM, digits
 from federation.idempotency import idempotent
 from federation.months import parse_month
 from federation.permissions import ReadOnlyOrOrganiser, can_write_for_club, is_federation_admin
@@ -51,6 +53,7 @@ from scoring.api.serializers import (
     RepeatedResultSerializer,
     WithdrawSerializer,
     created_body,
+    detail_body,
     list_rows,
     version_records,
 )
@@ -58,6 +61,9 @@ from scoring.errors import MatchRejected
 from scoring.models import Match, Status
 from scoring.records import RECORD_LIMIT
 from scoring.selectors import (
+    match_count,
+    match_detail_rows,
+    match_first_rows,
     match_list,
     match_values,
     repeated_results,
@@ -69,6 +75,8 @@ from scoring.services import Recorded, match_correct, match_record, match_withdr
 BODY_LIMIT = 4 * RECORD_LIMIT
 #: how far back the review of repeated results looks by default
 REVIEW_DAYS = 90
+#: the query parameters ``get_queryset`` filters by (on every action, the detail too)
+LIST_FILTERS = ("game", "club", "player", "month", "status")
 
 
 def _date(text: str, name: str) -> Any:
@@ -160,20 +168,25 @@ class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     pagination_class = KeysetPagination
 
     def get_queryset(self):
+        # a list never shows records and replays
+        return match_list(**self.list_filters(), summary=self.action == "list")
+
+    def list_filters(self) -> dict[str, Any]:
+        """The list's filters of the query (``match_list``'s arguments); a 400 for a
+        month or a status that is not one."""
         params = self.request.query_params
         month = None
         if params.get("month"):
             month = parse_month(params["month"])
             if month is None:
                 raise ValidationError({"month": "Use YYYY-MM, e.g. 2026-11."})
-        return match_list(
-            game=params.get("game"),
-            club=params.get("club"),
-            player=params.get("player"),
-            month=month,
-            status=self._statuses(params.get("status")),
-            summary=self.action == "list",  # a list never shows records and replays
-        )
+        return {
+            "game": params.get("game"),
+            "club": params.get("club"),
+            "player": params.get("player"),
+            "month": month,
+            "status": self._statuses(params.get("status")),
+        }
 
     def list(  # type: ignore[override]  # the cached rendered bytes, not a Response
         self, request: Request, *args: Any, **kwargs: Any
@@ -183,16 +196,41 @@ class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         changes (the ``matches`` and ``players`` generations): a conditional GET is a
         304 from the cache alone. Kept for ``SHORT`` seconds: every submission starts
         new keys, so old pages are not left to fill the cache."""
-        matches = self.get_queryset()  # a bad filter is refused before any cache read
+        filters = self.list_filters()  # a bad filter is refused before any cache read
 
         def page() -> dict:
             paginator = cast(KeysetPagination, self.paginator)
+            first = self.first_page(request, filters)
+            if first is not None:
+                return first
+            matches = match_list(**filters)
             rows = paginator.paginate_queryset(
                 match_values(matches), request, self, counted=matches
             )
             return self.get_paginated_response(list_rows(rows)).data
 
         return conditional(request, ["match-list"], (MATCHES, PLAYERS), page, SHORT)
+
+    def first_page(self, request: Request, filters: dict[str, Any]) -> dict | None:
+        """The list's first page in JSON as the paginator writes it, read in one query
+        (``match_first_rows``: rows and seats), counted from its rows when they fit on
+        it, else with one query more (``match_count``); None where the paginator's way
+        answers (another page, a page size, the browsable API, a count over the cap)."""
+        params = request.query_params
+        paged = any(name in params for name in ("cursor", "page", "page_size"))
+        if paged or request.accepted_renderer.format != "json":
+            return None
+        if connection.vendor != "postgresql":
+            return None
+        paginator = cast(KeysetPagination, self.paginator)
+        size = paginator.page_size
+        rows = match_first_rows(size + 1, **filters)
+        more, rows = len(rows) > size, rows[:size]
+        count = match_count(COUNT_CAP, **filters) if more else len(rows)
+        if count is None:
+            return None
+        paginator.first_page(request, rows, more=more, count=count)
+        return self.get_paginated_response(list_rows(rows, with_seats=True)).data
 
     @staticmethod
     def _statuses(text: str | None) -> Sequence[str] | None:
@@ -254,10 +292,37 @@ class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         return self.detail_serializer_class(fresh, context=self.get_serializer_context()).data
 
     def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        """The match, with its ``version`` as ``ETag`` (for ``If-Match``)."""
+        """The match, with its ``version`` as ``ETag`` (for ``If-Match``). In JSON, read
+        in one query as rows (``match_detail_rows``, ``detail_body``): the same body
+        as the serializer's; the browsable API, a filter in the query or a key that is
+        not a plain number take the serializer's way."""
+        pk = self.plain_pk(request, kwargs.get(self.lookup_url_kwarg or self.lookup_field))
+        if pk is not None:
+            body = self.detail_body(pk)
+            if body is not None:
+                return Response(body, headers={"ETag": f'"{body["version"]}"'})
         match = self.get_object()
         data = self.get_serializer(match).data
         return Response(data, headers=etag(match))
+
+    @staticmethod
+    def plain_pk(request: Request, key: Any) -> int | None:
+        """``key`` as a match's id when the detail may be read as rows: asked for in
+        JSON, no filter of the list in the query (``get_queryset`` would apply it),
+        PostgreSQL (the SQL's dialect), an id of plain digits within ``bigint``."""
+        if request.accepted_renderer.format != "json" or connection.vendor != "postgresql":
+            return None
+        params = request.query_params
+        if any(params.get(name) for name in LIST_FILTERS):
+            return None
+        return digits(key, MAXIMUM) if isinstance(key, str) else None
+
+    def detail_body(self, pk: int) -> dict[str, Any] | None:
+        """The detail of match ``pk`` as ``detail_serializer_class`` writes it, from
+        rows; None when there is no such match (the serializer's way answers the 404).
+        Subclasses add their fields (a tournament's round)."""
+        rows = match_detail_rows(pk)
+        return detail_body(rows) if rows else None
 
     @extend_schema(
         request=WithdrawSerializer,

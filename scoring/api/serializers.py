@@ -11,7 +11,7 @@ from django.utils.encoding import smart_str
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
-from federation.models import Club
+from federation.models import Club, public_display_name
 from scoring.models import AnalysisState, Match, MatchEvent, MatchSeat, Status, Verification
 from scoring.records import RECORD_LIMIT
 from scoring.selectors import (
@@ -38,18 +38,22 @@ class SeatSerializer(serializers.Serializer):
     deduction = serializers.IntegerField(allow_null=True)
 
 
-def list_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def list_rows(rows: list[dict[str, Any]], *, with_seats: bool = False) -> list[dict[str, Any]]:
     """A page of the list as ``MatchListSerializer`` writes it (its fields, in order;
     a test compares the two), built from the rows of ``match_values``: on a page of
     fifty matches, model instances and DRF's field-by-field walk cost several times
-    the page's queries."""
+    the page's queries. ``with_seats``: each row has its ``seats`` already (as
+    ``match_first_rows`` reads them), else they are read (``seat_values``)."""
     # the dates written by the fields MatchListSerializer has for them, the zone
     # looked up once a page rather than once a row
     zone = serializers.DateTimeField().default_timezone()
     when = serializers.DateTimeField(default_timezone=zone).to_representation
     day = serializers.DateField().to_representation
     month = serializers.DateField(format="%Y-%m").to_representation
-    seats = seat_values([row["id"] for row in rows])
+    if with_seats:
+        seats = {row["id"]: row["seats"] for row in rows}
+    else:
+        seats = seat_values([row["id"] for row in rows])
     return [
         {
             "id": row["id"],
@@ -105,6 +109,55 @@ def created_body(match: Match, seats: Sequence[MatchSeat]) -> dict[str, Any]:
         "analysis_state": match.analysis_state,
         "score_sheet": score_sheet(match.result),
     }
+
+
+def detail_body(rows: Sequence[tuple[Any, ...]]) -> dict[str, Any]:
+    """The match of ``rows`` (``match_detail_rows``) as ``MatchDetailSerializer`` writes
+    it (its fields, in order, the same types; a test compares the two), without model
+    instances or DRF's field-by-field walk."""
+    first = rows[0]
+    result = _json(first[12])
+    return {
+        "id": first[0],
+        "game": first[1],
+        "club": first[2],
+        "played_on": _DAY(first[3]),
+        "game_number": first[4],
+        "submitted_at": serializers.DateTimeField().to_representation(first[5]),
+        "status": first[6],
+        "version": first[7],
+        "verification": first[8],
+        "finished": first[9],
+        "late": first[10],
+        "counted_month": None if first[11] is None else _MONTH(first[11]),
+        "seats": [
+            {
+                "seat": row[15],
+                "player": row[16],
+                "name": public_display_name(row[16], row[17], row[18]),
+                "score": row[19],
+                "rank": row[20],
+                "points": row[21],
+                "deduction": row[22],
+            }
+            for row in rows
+            if row[15] is not None
+        ],
+        "result": result,
+        "analysis": _json(first[13]),
+        "analysis_state": first[14],
+        "score_sheet": score_sheet(result),
+    }
+
+
+def _json(value: Any) -> Any:
+    """A JSON column's value as ``Match``'s JSON fields read it."""
+    return _JSON_FIELD.from_db_value(value, None, connection)  # type: ignore[arg-type]
+
+
+_JSON_FIELD = Match._meta.get_field("result")
+_DAY = serializers.DateField().to_representation
+_MONTH = serializers.DateField(format="%Y-%m").to_representation
 
 
 class MatchListSerializer(serializers.Serializer):

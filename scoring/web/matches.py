@@ -6,6 +6,7 @@ ranking lists the match counted in (scoring cannot read ratings); it calls
 included.
 """
 
+import functools
 import json
 from collections.abc import Callable
 from typing import Any
@@ -41,7 +42,7 @@ from federation.idempotency import once
 from federation.models import Game
 from federation.permissions import can_write_for_club
 from scoring.models import Match, Status
-from scoring.selectors import match_list, match_rows
+from scoring.selectors import match_for_page, match_list
 from scoring.services import match_correct, match_record, match_withdraw
 from scoring.web.display import match_display
 from scoring.web.disputes import match_disputes_context
@@ -133,10 +134,12 @@ def match_page(request: HttpRequest, pk: int, extra: Extra | None = None) -> Htt
     """The match page; its organisers correct or withdraw the match from it (POST
     ``action`` = ``correct`` or ``withdraw``). A refused correction is shown with the
     engine's error, the form as it was sent, and nothing changed."""
-    match = get_object_or_404(match_rows(summary=False), pk=pk)
+    match = get_object_or_404(match_for_page(), pk=pk)
     may_change = can_write_for_club(request.user, match.club)
     shown = {"version": match.version}  # the forms send back the version they showed
-    correct_form = MatchCorrectForm(initial={"record_text": _record_text(match), **shown})
+    # the record's text is written only if the form is shown (its organisers)
+    record_text = functools.partial(_record_text, match)
+    correct_form = MatchCorrectForm(initial={"record_text": record_text, **shown})
     withdraw_form, error = MatchWithdrawForm(initial=shown), None
     if request.method == "POST":
         if not request.user.is_authenticated:
@@ -194,7 +197,7 @@ def _page_context(request: HttpRequest, match: Match) -> dict[str, Any]:
     show_by = can_write_for_club(request.user, match.club)
     events = [
         {"event": event, "by": event.by.get_username() if show_by and event.by else ""}
-        for event in match.events.select_related("by").order_by("at", "id")
+        for event in match.events.all()  # prefetched, oldest first (match_for_page)
     ]
     return {
         "match": match,

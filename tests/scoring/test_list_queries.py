@@ -87,6 +87,7 @@ def test_list_reads_no_record_and_sorts_nothing_distinct(api, client, club, play
             sql = page_sql(sqls)
             for column in ("record", "result", "analysis"):
                 assert f'"scoring_match"."{column}"' not in sql, (path, column)
+                assert f"m.{column}" not in sql, (path, column)  # the API's SQL (match m)
             assert '"scoring_matchseat"."details"' not in " ".join(sqls)
     body = api.get("/api/v1/matches/?player=ana").json()
     ids = [match["id"] for match in body["results"]]

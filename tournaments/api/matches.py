@@ -6,14 +6,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db import connection
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import serializers
 
 from scoring.api import matches as scoring_api
 from scoring.api import serializers as scoring_serializers
+from scoring.api.serializers import detail_body
 from scoring.models import Match
+from scoring.selectors import DETAIL_WIDTH, match_detail_rows
 from scoring.services import Recorded
-from tournaments.models import Round
+from tournaments.models import Round, Table, Tournament
 from tournaments.services import round_match_record
 
 
@@ -76,6 +79,27 @@ class MatchViewSet(scoring_api.MatchViewSet):
         if self.action == "list":
             return queryset
         return queryset.select_related("tournament_table__round__tournament")
+
+    def detail_body(self, pk: int) -> dict[str, Any] | None:
+        """Scoring's detail read as rows, with the match's ``round`` after its seats
+        (null outside a tournament), read in the same query."""
+        table, round_, tournament = (
+            connection.ops.quote_name(model._meta.db_table) for model in (Table, Round, Tournament)
+        )
+        joins = (
+            f" LEFT JOIN {table} tt ON tt.match_id = m.id"
+            f" LEFT JOIN {round_} tr ON tr.id = tt.round_id"
+            f" LEFT JOIN {tournament} tn ON tn.id = tr.tournament_id"
+        )
+        rows = match_detail_rows(pk, columns=", tn.slug, tr.number", joins=joins)
+        if not rows:
+            return None
+        slug, number = rows[0][DETAIL_WIDTH:]
+        found = None if slug is None else {"tournament": slug, "number": number}
+        body = detail_body(rows)
+        items = list(body.items())
+        after = list(body).index("seats") + 1
+        return dict([*items[:after], ("round", found), *items[after:]])
 
     def record(self, data: dict[str, Any], user: Any) -> Recorded:
         if data.get("round") is None:
