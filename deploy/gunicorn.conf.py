@@ -8,6 +8,13 @@ from pathlib import Path
 
 bind = os.environ.get("GUNICORN_BIND", "127.0.0.1:8000")
 workers = int(os.environ.get("GUNICORN_WORKERS", multiprocessing.cpu_count() * 2 + 1))
+# Threads per worker (``gthread``): while one request waits on PostgreSQL (a
+# submission's round trips, its commit's WAL flush) another uses the worker's CPU.
+# Each thread keeps its own database connection (CONN_MAX_AGE): workers x threads of
+# every instance, plus the Celery workers' and beat's, must stay under PostgreSQL's
+# max_connections (docs/performance.md, issue 23's "third pass"). 1: the sync worker.
+threads = int(os.environ.get("GUNICORN_THREADS", 8))
+worker_class = "gthread" if threads > 1 else "sync"
 timeout = 30
 accesslog = "-"
 # the request id (core.request_id) ends each access-log line: the application's own
