@@ -13,13 +13,14 @@ from typing import Any
 from django import template
 from django.conf import settings
 from django.template.defaultfilters import date
+from django.urls import get_script_prefix, get_urlconf
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, ngettext
 
 from federation.models import Player
 from ratings.selectors import EntryRow
-from scoring.templatetags.results import _shown, opponents, url_of
+from scoring.templatetags.results import _PLAIN, _around, _shown, opponents, url_of
 
 register = template.Library()
 
@@ -58,9 +59,15 @@ class _Cells:
 
     def __init__(self) -> None:
         self.countries: dict[str, str] = {}
+        # what ``url_of`` writes around a plain handle, looked up once a page
+        head, tail = _around("player-detail", "Xq7350973", get_script_prefix(), get_urlconf())
+        self.around = conditional_escape(head), conditional_escape(tail)
 
     def player(self, row: EntryRow) -> str:
-        url = conditional_escape(url_of(row.handle, "player-detail"))
+        if _PLAIN.fullmatch(row.handle) and not row.handle.isdigit():  # as url_of
+            url = f"{self.around[0]}{row.handle}{self.around[1]}"
+        else:
+            url = conditional_escape(url_of(row.handle, "player-detail"))
         return f'<a href="{url}">{_shown(row.name)}</a>'
 
     def club_and_country(self, row: EntryRow) -> str:

@@ -53,6 +53,7 @@ def entries() -> list[RankingEntry]:
         Player(handle="dé", display_name="Dé Été", public_name=True, club=plain),
         Player(handle="e", display_name="", public_name=False, country="GB"),
         Player(handle="f", display_name="Fay Ray", public_name=True, club=quoted, country="CI"),
+        Player(handle="2024", display_name="Digits Only", public_name=True, country="FR"),
     ]
     shapes = [  # rank, fladub, movement, provisional, results
         (1, 2104, 3, False, 12),
