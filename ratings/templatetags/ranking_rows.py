@@ -7,7 +7,7 @@ escapes it; the texts the template's ``translate`` tags wrote unescaped stay so.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from django import template
@@ -16,7 +16,7 @@ from django.template.defaultfilters import date
 from django.urls import get_script_prefix, get_urlconf
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, ngettext, trans_real
 
 from federation.models import Player
 from ratings.selectors import EntryRow
@@ -28,22 +28,31 @@ register = template.Library()
 _COUNTRY: Any = Player.country
 
 
-def movement(entry: Any) -> str:
+def movement(entry: Any, plural: Callable[[str, str, int], str] = ngettext) -> str:
     """``ratings/_movement.html`` for ``entry`` (without the file's last line end):
-    new, up, down or the same place."""
+    new, up, down or the same place. ``plural``: ``ngettext``, or the active
+    catalogue's own (``_plural``)."""
     moved = entry.movement
     if moved is None:
         return "–" if entry.provisional else gettext("new")
     if moved > 0:
         shown = _number(moved)
-        title = ngettext("up %(n)s place", "up %(n)s places", moved) % {"n": shown}
+        title = plural("up %(n)s place", "up %(n)s places", moved) % {"n": shown}
         return f'<span class="up" title="{title}">▲ {shown}</span>'
     if moved < 0:
         n = -moved
         shown = _number(n)
-        title = ngettext("down %(n)s place", "down %(n)s places", n) % {"n": shown}
+        title = plural("down %(n)s place", "down %(n)s places", n) % {"n": shown}
         return f'<span class="down" title="{title}">▼ {shown}</span>'
     return f'<span title="{gettext("same place")}">=</span>'
+
+
+def _plural() -> Callable[[str, str, int], str]:
+    """What ``ngettext`` calls in the active language, looked up once a page (each
+    call of ``ngettext`` looks up the thread's language first)."""
+    if not settings.USE_I18N:
+        return ngettext
+    return trans_real.catalog().ngettext
 
 
 def _number(value: Any) -> str:
@@ -91,12 +100,12 @@ def _country(code: str) -> str:
 def ranked_rows(rows: Iterable[EntryRow]) -> SafeString:
     """The ranked table's rows (``ratings.selectors.EntryRow``): rank, player,
     number, movement, club, country, results."""
-    cells, out = _Cells(), []
+    cells, out, plural = _Cells(), [], _plural()
     for row in rows:
         out.append(
             f'\n    <tr><td class="num">{_number(row.rank)}</td><td>{cells.player(row)}</td>'
             f'\n        <td class="num">{_number(row.fladub)}</td>'
-            f'<td class="num">{movement(row)}\n</td>'  # the include's last line end
+            f'<td class="num">{movement(row, plural)}\n</td>'  # the include's last line end
             f"\n        {cells.club_and_country(row)}"
             f'\n        <td class="num">{_number(row.results_counted)}</td></tr>\n  '
         )
