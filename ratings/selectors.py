@@ -14,12 +14,12 @@ import functools
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from datetime import date
-from typing import Any, overload
+from typing import Any, NamedTuple, overload
 
 from django.db import connection
 from django.db.models import F, Max, Model, OuterRef, Prefetch, QuerySet, Subquery
 
-from federation.models import Club, Game, Player
+from federation.models import Club, Game, Player, public_display_name
 from federation.months import age, first_day, month_index
 from ratings.engine.params import Params, weight
 from ratings.models import RankingEntry, RankingList
@@ -79,13 +79,128 @@ def ranking_entries(ranking: RankingList, *, provisional: bool) -> QuerySet[Rank
     )
 
 
-class ListPart:
+class EntryRow(NamedTuple):
+    """An entry of a list as its pages show it, read as a row (no model instances):
+    the entry's columns and its player's (``name``: the public name), ``club`` the
+    club's name ("" for none), ``country`` a code ("" for none)."""
+
+    rank: int | None
+    handle: str
+    name: str
+    fladub: int
+    mu: float
+    sigma: float
+    results_counted: int
+    movement: int | None
+    provisional: bool
+    club: str
+    country: str
+
+
+#: the columns ``EntryRows`` reads (``entry_row`` makes the public name of the 2nd to 4th)
+ROW_VALUES = (
+    "rank",
+    "player__handle",
+    "player__display_name",
+    "player__public_name",
+    "fladub",
+    "mu",
+    "sigma",
+    "results_counted",
+    "movement",
+    "provisional",
+    "player__club__name",
+    "player__country",
+)
+
+_ROWS_SQL = """
+    (SELECT e.rank, p.handle, p.display_name, p.public_name, e.fladub, e.mu, e.sigma,
+            e.results_counted, e.movement, e.provisional, c.name, p.country, %s::int AS part,
+            e.position
+       FROM ratings_rankingentry e
+       JOIN federation_player p ON p.id = e.player_id
+       LEFT JOIN federation_club c ON c.id = p.club_id
+      WHERE e.ranking_id = %s AND e.provisional = %s AND e.position >= %s
+      ORDER BY e.position LIMIT %s OFFSET %s)"""
+
+
+def entry_row(values: tuple) -> EntryRow:
+    """An ``EntryRow`` from the columns of ``ROW_VALUES``."""
+    rank, handle, display_name, public_name, fladub, mu, sigma, counted, moved, *rest = values
+    provisional, club, country = rest
+    name = public_display_name(handle, display_name, public_name)
+    return EntryRow(
+        rank,
+        handle,
+        name,
+        fladub,
+        mu,
+        sigma,
+        counted,
+        moved,
+        provisional,
+        club or "",
+        country or "",
+    )
+
+
+class Rows:
+    """A sequence of ``EntryRow`` a ``Paginator`` pages: its size and its slices."""
+
+    def count(self) -> int:
+        raise NotImplementedError
+
+    def rows(self, start: int, stop: int) -> list[EntryRow]:
+        """The rows ``[start:stop]`` (``0 <= start < stop <= count()``)."""
+        raise NotImplementedError
+
+    def __len__(self) -> int:
+        return self.count()
+
+    def __iter__(self) -> Iterator[EntryRow]:
+        return iter(self[0 : self.count()])
+
+    @overload
+    def __getitem__(self, index: int) -> EntryRow: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[EntryRow]: ...
+
+    def __getitem__(self, index: int | slice) -> EntryRow | list[EntryRow]:
+        if isinstance(index, int):
+            found = self[index : index + 1] if index >= 0 else []
+            if not found:
+                raise IndexError(index)
+            return found[0]
+        start, stop, _ = index.indices(self.count())
+        return self.rows(start, stop) if start < stop else []
+
+
+class EntryRows(Rows):
+    """``entries`` (a query of entries, in order) as rows: its COUNT, and a slice read
+    as ``ROW_VALUES`` columns."""
+
+    def __init__(self, entries: QuerySet[RankingEntry]) -> None:
+        self.entries = entries
+        self.size: int | None = None
+
+    def count(self) -> int:
+        if self.size is None:
+            self.size = self.entries.count()
+        return self.size
+
+    def rows(self, start: int, stop: int) -> list[EntryRow]:
+        return [entry_row(v) for v in self.entries.values_list(*ROW_VALUES)[start:stop]]
+
+
+class ListPart(Rows):
     """One part of a published list (its ranked or its provisional entries, by
-    position) as a sequence a ``Paginator`` pages without a COUNT: the part's size and
-    page marks were stored at publication (``ratings.publication.list_parts_store``). A
+    position) as rows a ``Paginator`` pages without a COUNT: the part's size and page
+    marks were stored at publication (``ratings.publication.list_parts_store``). A
     slice starts at the mark before it, an index range on (ranking, provisional,
     position), and skips fewer than a mark step of entries: one cheap query at any
-    depth."""
+    depth. ``read_slices`` reads the slices of several parts in one query beforehand;
+    a slice read so is not read again."""
 
     def __init__(self, ranking: RankingList, *, provisional: bool) -> None:
         self.ranking, self.provisional = ranking, provisional
@@ -94,42 +209,79 @@ class ListPart:
         self.marks: list[int] = marks["provisional" if provisional else "ranked"]
         size = ranking.provisional_count if provisional else ranking.ranked_count
         self.size: int = size or 0
+        self.read: dict[tuple[int, int], list[EntryRow]] = {}
 
     def count(self) -> int:
         return self.size
 
-    def __len__(self) -> int:
-        return self.size
+    def rows(self, start: int, stop: int) -> list[EntryRow]:
+        rows = self.read.get((start, stop))
+        if rows is None:
+            read_slices([(self, start, stop)])
+            rows = self.read[(start, stop)]
+        return rows
 
-    def __iter__(self) -> Iterator[RankingEntry]:
-        return iter(self[0 : self.size])
-
-    @overload
-    def __getitem__(self, index: int) -> RankingEntry: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[RankingEntry]: ...
-
-    def __getitem__(self, index: int | slice) -> RankingEntry | list[RankingEntry]:
-        if isinstance(index, int):
-            found = self[index : index + 1] if index >= 0 else []
-            if not found:
-                raise IndexError(index)
-            return found[0]
-        start, stop, _ = index.indices(self.size)
-        if start >= stop:
-            return []
+    def query(self, start: int, stop: int) -> list[Any]:
+        """The parameters of ``_ROWS_SQL`` for the slice ``[start:stop]``."""
         skip = start % self.step
-        rows = ranking_entries(self.ranking, provisional=self.provisional)
-        rows = rows.filter(position__gte=self.marks[start // self.step])
-        return list(rows[skip : skip + stop - start])
+        mark = self.marks[start // self.step]
+        return [self.ranking.pk, self.provisional, mark, stop - start, skip]
 
 
-def ranking_part(ranking: RankingList, *, provisional: bool) -> ListPart | QuerySet[RankingEntry]:
-    """A part of ``ranking`` to page: by its marks, or (a list stored without them:
-    ``store_list`` called alone) the query with its COUNT."""
+#: provisional pages read, by (list, players' generation, slice): every ranked page
+#: of a list shows the same first provisional page (a few per process)
+_KEPT: dict[tuple[int, str, int, int], list[EntryRow]] = {}
+KEPT_PAGES = 8
+
+
+def read_slices(wanted: list[tuple[ListPart, int, int]], players: str | None = None) -> None:
+    """Read the slices ``(part, start, stop)`` (each within its part) in one query,
+    kept by each part for ``__getitem__``. ``players``: the players' generation (a
+    ``tag``) under which this process keeps the provisional slices it read, and
+    reads them again without a query."""
+    unread = []
+    for part, start, stop in wanted:
+        key = (part.ranking.pk, players or "", start, stop)
+        kept = _KEPT.get(key) if players and part.provisional else None
+        if kept is None:
+            unread.append((part, start, stop))
+        else:
+            part.read[(start, stop)] = kept
+    if not unread:
+        return
+    sql = " UNION ALL ".join([_ROWS_SQL] * len(unread))
+    params: list[Any] = []
+    for n, (part, start, stop) in enumerate(unread):
+        params += [n, *part.query(start, stop)]
+    found: list[list[EntryRow]] = [[] for _ in unread]
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT * FROM ({sql}) rows ORDER BY part, position", params)
+        for row in cursor.fetchall():
+            found[row[12]].append(entry_row(row[:12]))
+    for (part, start, stop), rows in zip(unread, found, strict=True):
+        part.read[(start, stop)] = rows
+        if players and part.provisional:
+            if len(_KEPT) >= KEPT_PAGES:
+                _KEPT.clear()
+            _KEPT[(part.ranking.pk, players, start, stop)] = rows
+
+
+def page_slice(part: ListPart, number: object, size: int) -> tuple[int, int] | None:
+    """The slice of page ``number`` (as the query gives it) of ``part`` at ``size``
+    entries a page, as ``Paginator.page`` takes it; None for a page it would refuse."""
+    if not isinstance(number, str) or not (number.isascii() and number.isdigit()):
+        return None
+    start = (int(number) - 1) * size
+    if int(number) < 1 or start >= part.size:
+        return None
+    return start, min(start + size, part.size)
+
+
+def ranking_part(ranking: RankingList, *, provisional: bool) -> Rows:
+    """A part of ``ranking`` to page, as ``EntryRow``: by its marks, or (a list stored
+    without them: ``store_list`` called alone) the query with its COUNT."""
     if ranking.page_marks is None:
-        return ranking_entries(ranking, provisional=provisional)
+        return EntryRows(ranking_entries(ranking, provisional=provisional))
     return ListPart(ranking, provisional=provisional)
 
 

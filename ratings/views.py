@@ -4,13 +4,14 @@ country or name, ranked players then provisional ones), and what the number mean
 from __future__ import annotations
 
 from django.core.paginator import Paginator
-from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, QueryDict
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
 from django_countries import countries
 
+from core.generations import Generation
 from core.http_cache import (
     LONG,
     SHORT,
@@ -35,9 +36,12 @@ from ratings.caching import (
 )
 from ratings.close import ranking_params
 from ratings.engine.params import weight
-from ratings.models import RankingEntry, RankingList
+from ratings.models import RankingList
 from ratings.selectors import (
+    EntryRows,
     ListPart,
+    Rows,
+    page_slice,
     ranking_clubs,
     ranking_countries,
     ranking_entries,
@@ -45,6 +49,7 @@ from ratings.selectors import (
     ranking_games,
     ranking_months,
     ranking_part,
+    read_slices,
 )
 
 PER_PAGE = 100
@@ -101,7 +106,7 @@ def ranking_month(request: HttpRequest, game: str, month: str) -> HttpResponseBa
         filters = list_filters(request.GET)
         timeout = SHORT if any(filters.values()) else LONG  # filtered: many, rarely asked
         body = cached(
-            content.key, lambda: _list_html(request, ranking, filters), timeout, by=request
+            content.key, lambda: _list_html(request, ranking, filters, gens), timeout, by=request
         )
         context = {"game": ranking.game, "ranking": ranking, "month": month_label(ranking.month)}
         response = render(request, "ratings/game.html", {**context, "body": mark_safe(body)})
@@ -110,26 +115,55 @@ def ranking_month(request: HttpRequest, game: str, month: str) -> HttpResponseBa
     return finish(response, validators, immutable=False, private=True, vary=vary)
 
 
-def _list_html(request: HttpRequest, ranking: RankingList, filters: dict[str, str]) -> str:
-    """The list's part of its page: the same for every visitor (in one language)."""
-    ranked: ListPart | QuerySet[RankingEntry]
-    provisional: ListPart | QuerySet[RankingEntry]
+def _list_html(
+    request: HttpRequest, ranking: RankingList, filters: dict[str, str], gens: dict[str, Generation]
+) -> str:
+    """The list's part of its page: the same for every visitor (in one language);
+    ``gens``: the generations of the lists and players, as the page read them."""
+    ranked: Rows
+    provisional: Rows
     if any(filters.values()):  # the query path: a filter is not the hot path
-        ranked = ranking_filter(ranking_entries(ranking, provisional=False), **filters)
-        provisional = ranking_filter(ranking_entries(ranking, provisional=True), **filters)
+        ranked = EntryRows(ranking_filter(ranking_entries(ranking, provisional=False), **filters))
+        provisional = EntryRows(
+            ranking_filter(ranking_entries(ranking, provisional=True), **filters)
+        )
     else:
         ranked = ranking_part(ranking, provisional=False)
         provisional = ranking_part(ranking, provisional=True)
-    key = f"list-filters:{ranking.pk}:{tag(generations(PLAYERS)[PLAYERS])}"
+    wanted = []
+    for part, param in [(ranked, "page"), (provisional, "provisional_page")]:
+        if isinstance(part, ListPart):  # read both pages in one query
+            found = page_slice(part, request.GET.get(param) or "1", PER_PAGE)
+            if found is not None:
+                wanted.append((part, *found))
+    read_slices(wanted, tag(gens[PLAYERS]))
+    filtered = any(filters.values())
+    if filtered:
+        head = _list_head(ranking, filters, gens)
+    else:  # the same on every page of the list: kept rendered (per language)
+        parts = [ranking.pk, tag(gens[LISTS]), tag(gens[PLAYERS]), get_language()]
+        key = "list-head-html:" + ":".join(map(str, parts))
+        head = cached(key, lambda: _list_head(ranking, filters, gens))
+    context = {
+        "ranking": ranking,
+        "head": mark_safe(head),  # rendered by the template engine
+        "page": Paginator(ranked, PER_PAGE).get_page(request.GET.get("page")),
+        "provisional_page": Paginator(provisional, PER_PAGE).get_page(
+            request.GET.get("provisional_page")
+        ),
+        "filtered": filtered,
+    }
+    return render_to_string("ratings/_list.html", context, request=request)
+
+
+def _list_head(ranking: RankingList, filters: dict[str, str], gens: dict[str, Generation]) -> str:
+    """The head of the list's part: title, other months, filters, downloads."""
+    key = f"list-filters:{ranking.pk}:{tag(gens[PLAYERS])}"
     choices = cached(key, lambda: _choices(ranking))
     context = {
         "game": ranking.game,
         "ranking": ranking,
         "month": month_label(ranking.month),
-        "page": Paginator(ranked, PER_PAGE).get_page(request.GET.get("page")),
-        "provisional_page": Paginator(provisional, PER_PAGE).get_page(
-            request.GET.get("provisional_page")
-        ),
         "filters": filters,
         "filtered": any(filters.values()),
         "clubs": choices["clubs"],
@@ -139,7 +173,7 @@ def _list_html(request: HttpRequest, ranking: RankingList, filters: dict[str, st
         ),
         "months": list(ranking_months(game=ranking.game.key)[:24]),
     }
-    return render_to_string("ratings/_list.html", context, request=request)
+    return render_to_string("ratings/_list_head.html", context)
 
 
 def _choices(ranking: RankingList) -> dict[str, list]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import UTC
 from typing import Any
 
@@ -10,11 +9,12 @@ from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from core.generations import Generation, tag
+from core.http_cache import NEAR_TIMEOUT
+from core.near_cache import near
 from federation.months import month_label
 from ratings.models import RankingEntry, RankingList
-from ratings.selectors import (
-    GameMonths,
-)
+from ratings.selectors import EntryRow, GameMonths
 
 MONTH_FORMAT = "Use YYYY-MM, e.g. 2026-11."
 
@@ -61,31 +61,64 @@ class PageLinksSerializer(serializers.Serializer):
     previous = serializers.URLField(allow_null=True)
 
 
-@dataclass(frozen=True)
-class RankingPage:
-    """A published list with one page of its ranked entries and one of its provisional."""
+class RankingHeadSerializer(serializers.Serializer):
+    """What a published list's answer says about the list, whatever its page."""
 
-    ranking: RankingList
-    entries: list[RankingEntry]
-    entries_page: dict
-    provisional: list[RankingEntry]
-    provisional_page: dict
+    game = serializers.CharField(source="game.key")
+    month = MonthField()
+    revision = serializers.IntegerField()
+    published_at = PublishedAtField()
+    inputs_hash = serializers.CharField()
+    parameters = serializers.JSONField()
+    engine_version = serializers.CharField()
 
 
-class RankingListSerializer(serializers.Serializer):
+# the answer's schema; ``list_head`` and the ``*_entry`` functions write the answer
+class RankingListSerializer(RankingHeadSerializer):
     """A published list and one page of each of its two parts."""
 
-    game = serializers.CharField(source="ranking.game.key")
-    month = MonthField(source="ranking.month")
-    revision = serializers.IntegerField(source="ranking.revision")
-    published_at = PublishedAtField(source="ranking.published_at")
-    inputs_hash = serializers.CharField(source="ranking.inputs_hash")
-    parameters = serializers.JSONField(source="ranking.parameters")
-    engine_version = serializers.CharField(source="ranking.engine_version")
     entries = RankingEntrySerializer(many=True)
     entries_page = PageLinksSerializer()
     provisional = ProvisionalEntrySerializer(many=True)
     provisional_page = PageLinksSerializer()
+
+
+def list_head(ranking: RankingList, lists: Generation) -> dict:
+    """``RankingHeadSerializer``'s data for ``ranking``, kept by the process (a
+    published list does not change; ``lists``: the lists' generation)."""
+    key = f"list-head:{ranking.pk}:{ranking.published_at.timestamp()}:{tag(lists)}"
+    head = near.get(key)
+    if head is None:
+        head = dict(RankingHeadSerializer(ranking).data)
+        near.set(key, head, NEAR_TIMEOUT)
+    return head
+
+
+def ranked_entry(row: EntryRow) -> dict:
+    """What ``RankingEntrySerializer`` writes of the entry ``row``."""
+    return {
+        "rank": row.rank,
+        "player": row.handle,
+        "name": row.name,
+        "fladub": row.fladub,
+        "mu": row.mu,
+        "sigma": row.sigma,
+        "results_counted": row.results_counted,
+        "movement": row.movement,
+    }
+
+
+def provisional_entry(row: EntryRow) -> dict:
+    """What ``ProvisionalEntrySerializer`` writes of the entry ``row``."""
+    return {
+        "player": row.handle,
+        "name": row.name,
+        "fladub": row.fladub,
+        "mu": row.mu,
+        "sigma": row.sigma,
+        "results_counted": row.results_counted,
+        "movement": row.movement,
+    }
 
 
 class RankingMonthSerializer(serializers.ModelSerializer):

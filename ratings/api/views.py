@@ -34,6 +34,7 @@ from rest_framework.utils.urls import replace_query_param
 from rest_framework.views import APIView
 
 from core.api_cache import conditional, rendered, served
+from core.generations import Generation
 from core.http_cache import Validators, not_modified, page_parts
 from core.pagination import Pagination
 from federation.models import Game, Player
@@ -46,13 +47,19 @@ from ratings.api.serializers import (
     RankingGameSerializer,
     RankingListSerializer,
     RankingMonthSerializer,
-    RankingPage,
     history_body,
+    list_head,
+    provisional_entry,
+    ranked_entry,
 )
-from ratings.caching import LISTS, MATCHES, PLAYERS, changed_at, generations, published_list
+from ratings.caching import LISTS, MATCHES, PLAYERS, changed_at, generations, published_list, tag
 from ratings.models import RankingEntry, RankingList
 from ratings.selectors import (
+    EntryRow,
+    ListPart,
+    Rows,
     entry_results,
+    page_slice,
     player_entry,
     player_history,
     player_history_rows,
@@ -60,6 +67,7 @@ from ratings.selectors import (
     ranking_get,
     ranking_months,
     ranking_part,
+    read_slices,
 )
 
 
@@ -94,15 +102,31 @@ class EntryPagination(Pagination):
         url = self.request.build_absolute_uri()
         return replace_query_param(url, self.page_query_param, self.page.previous_page_number())
 
-    def paginate(self, queryset, request: Request) -> tuple[list[RankingEntry], dict]:
+    def paginate(self, queryset, request: Request) -> tuple[list[EntryRow], dict]:
         """One page of ``queryset`` and its links (``count``, ``next``, ``previous``)."""
-        rows: list[RankingEntry] = self.paginate_queryset(queryset, request) or []
+        rows: list[EntryRow] = self.paginate_queryset(queryset, request) or []
         count = self.page.paginator.count if self.page is not None else len(rows)
         return rows, {
             "count": count,
             "next": self.get_next_link(),
             "previous": self.get_previous_link(),
         }
+
+
+def _read_pages(request: Request, parts: list[tuple[Rows, str]], players: Generation) -> None:
+    """Read the pages the query asks of ``parts`` (each with its page parameter) in
+    one query, before their paginations take them (a page they refuse is not read)."""
+    raw = request.query_params.get("page_size", str(EntryPagination.page_size))
+    if not _positive(raw):
+        return
+    size = min(int(raw), EntryPagination.max_page_size)
+    wanted = []
+    for part, param in parts:
+        if isinstance(part, ListPart):
+            found = page_slice(part, request.query_params.get(param, "1"), size)
+            if found is not None:
+                wanted.append((part, *found))
+    read_slices(wanted, tag(players))
 
 
 def _positive(raw: str) -> bool:
@@ -157,7 +181,7 @@ class RankingDetail(APIView):
             raise NotFound(f"no published {game} ranking for {month}")
         kind = request.accepted_renderer.format
         if kind not in ("json", "csv"):  # the browsable API: a page for people, not cached
-            return Response(self.page_data(request, ranking))
+            return Response(self.page_data(request, ranking, gens))
         validators = Validators.of(
             [ranking.pk, gens[PLAYERS], kind, *page_parts(request, html=False)],
             max(ranking.published_at, changed_at(gens[PLAYERS])),
@@ -166,19 +190,29 @@ class RankingDetail(APIView):
         if response is None and kind == "csv":
             response = ranking_csv(ranking, validators.key, by=request._request)
         elif response is None:
-            response = rendered(request, validators.key, lambda: self.page_data(request, ranking))
+            response = rendered(
+                request, validators.key, lambda: self.page_data(request, ranking, gens)
+            )
         # a revision asked for by number never changes; the month's latest may be re-run
         return served(request, response, validators, immutable=revision is not None)
 
-    def page_data(self, request: Request, ranking: RankingList) -> dict:
-        entries, entries_page = EntryPagination("page").paginate(
-            ranking_part(ranking, provisional=False), request
+    def page_data(
+        self, request: Request, ranking: RankingList, gens: dict[str, Generation]
+    ) -> dict:
+        ranked = ranking_part(ranking, provisional=False)
+        provisional = ranking_part(ranking, provisional=True)
+        _read_pages(request, [(ranked, "page"), (provisional, "provisional_page")], gens[PLAYERS])
+        rows, entries_page = EntryPagination("page").paginate(ranked, request)
+        others, provisional_page = EntryPagination("provisional_page").paginate(
+            provisional, request
         )
-        provisional, provisional_page = EntryPagination("provisional_page").paginate(
-            ranking_part(ranking, provisional=True), request
-        )
-        page = RankingPage(ranking, entries, entries_page, provisional, provisional_page)
-        return dict(RankingListSerializer(page).data)
+        return {
+            **list_head(ranking, gens[LISTS]),
+            "entries": [ranked_entry(row) for row in rows],
+            "entries_page": entries_page,
+            "provisional": [provisional_entry(row) for row in others],
+            "provisional_page": provisional_page,
+        }
 
     def finalize_response(self, request, response, *args, **kwargs):
         accepted = getattr(request, "accepted_renderer", None)  # none: negotiation failed

@@ -7,34 +7,59 @@ escapes it; the texts the template's ``translate`` tags wrote unescaped stay so.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from django import template
+from django.conf import settings
 from django.template.defaultfilters import date
+from django.urls import get_script_prefix, get_urlconf
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, ngettext, trans_real
 
-from scoring.templatetags.results import _shown, opponents, url_of
+from federation.models import Player
+from ratings.selectors import EntryRow
+from scoring.templatetags.results import _PLAIN, _around, _shown, opponents, url_of
 
 register = template.Library()
 
+#: the descriptor of a player's country (it makes the ``Country`` a player's has)
+_COUNTRY: Any = Player.country
 
-def movement(entry: Any) -> str:
+
+def movement(entry: Any, plural: Callable[[str, str, int], str] = ngettext) -> str:
     """``ratings/_movement.html`` for ``entry`` (without the file's last line end):
-    new, up, down or the same place."""
+    new, up, down or the same place. ``plural``: ``ngettext``, or the active
+    catalogue's own (``_plural``)."""
     moved = entry.movement
     if moved is None:
         return "–" if entry.provisional else gettext("new")
     if moved > 0:
-        title = ngettext("up %(n)s place", "up %(n)s places", moved) % {"n": _shown(moved)}
-        return f'<span class="up" title="{title}">▲ {_shown(moved)}</span>'
+        shown = _number(moved)
+        title = plural("up %(n)s place", "up %(n)s places", moved) % {"n": shown}
+        return f'<span class="up" title="{title}">▲ {shown}</span>'
     if moved < 0:
         n = -moved
-        title = ngettext("down %(n)s place", "down %(n)s places", n) % {"n": _shown(n)}
-        return f'<span class="down" title="{title}">▼ {_shown(n)}</span>'
+        shown = _number(n)
+        title = plural("down %(n)s place", "down %(n)s places", n) % {"n": shown}
+        return f'<span class="down" title="{title}">▼ {shown}</span>'
     return f'<span title="{gettext("same place")}">=</span>'
+
+
+def _plural() -> Callable[[str, str, int], str]:
+    """What ``ngettext`` calls in the active language, looked up once a page (each
+    call of ``ngettext`` looks up the thread's language first)."""
+    if not settings.USE_I18N:
+        return ngettext
+    return trans_real.catalog().ngettext
+
+
+def _number(value: Any) -> str:
+    """``_shown(value)``; an int without thousand separators is its digits."""
+    if type(value) is int and not settings.USE_THOUSAND_SEPARATOR:
+        return str(value)
+    return _shown(value)
 
 
 class _Cells:
@@ -42,54 +67,64 @@ class _Cells:
     page (a page's players share few countries)."""
 
     def __init__(self) -> None:
-        self.names: dict[str, str] = {}
+        self.countries: dict[str, str] = {}
+        # what ``url_of`` writes around a plain handle, looked up once a page
+        head, tail = _around("player-detail", "Xq7350973", get_script_prefix(), get_urlconf())
+        self.around = conditional_escape(head), conditional_escape(tail)
 
-    def player(self, entry: Any) -> str:
-        player = entry.player
-        url = conditional_escape(url_of(player.handle, "player-detail"))
-        return f'<a href="{url}">{_shown(player.public_display_name)}</a>'
+    def player(self, row: EntryRow) -> str:
+        if _PLAIN.fullmatch(row.handle) and not row.handle.isdigit():  # as url_of
+            url = f"{self.around[0]}{row.handle}{self.around[1]}"
+        else:
+            url = conditional_escape(url_of(row.handle, "player-detail"))
+        return f'<a href="{url}">{_shown(row.name)}</a>'
 
-    def club_and_country(self, entry: Any) -> str:
-        player = entry.player
-        club = player.club.name if player.club is not None else ""
-        text = f'<td class="club">{_shown(club or "–")}</td>\n        <td>'
-        country = player.country
-        if not country:
+    def club_and_country(self, row: EntryRow) -> str:
+        text = f'<td class="club">{_shown(row.club or "–")}</td>\n        <td>'
+        if not row.country:
             return text + "–</td>"
-        name = self.names.get(country.code)
-        if name is None:
-            name = self.names[country.code] = _shown(country.name)
-        return text + f'<abbr title="{name}">{_shown(country.code)}</abbr></td>'
+        cell = self.countries.get(row.country)
+        if cell is None:
+            cell = self.countries[row.country] = _country(row.country)
+        return text + cell
+
+
+def _country(code: str) -> str:
+    """The country cell of a (non-empty) code, as the template wrote a player's
+    ``country``: the field's own ``Country``."""
+    country = _COUNTRY.country(code)
+    return f'<abbr title="{_shown(country.name)}">{_shown(country.code)}</abbr></td>'
 
 
 @register.filter
-def ranked_rows(entries: Iterable[Any]) -> SafeString:
-    """The ranked table's rows: rank, player, number, movement, club, country,
-    results."""
-    cells, rows = _Cells(), []
-    for entry in entries:
-        rows.append(
-            f'\n    <tr><td class="num">{_shown(entry.rank)}</td><td>{cells.player(entry)}</td>'
-            f'\n        <td class="num">{_shown(entry.fladub)}</td>'
-            f'<td class="num">{movement(entry)}\n</td>'  # the include's last line end
-            f"\n        {cells.club_and_country(entry)}"
-            f'\n        <td class="num">{_shown(entry.results_counted)}</td></tr>\n  '
+def ranked_rows(rows: Iterable[EntryRow]) -> SafeString:
+    """The ranked table's rows (``ratings.selectors.EntryRow``): rank, player,
+    number, movement, club, country, results."""
+    cells, out, plural = _Cells(), [], _plural()
+    for row in rows:
+        out.append(
+            f'\n    <tr><td class="num">{_number(row.rank)}</td><td>{cells.player(row)}</td>'
+            f'\n        <td class="num">{_number(row.fladub)}</td>'
+            f'<td class="num">{movement(row, plural)}\n</td>'  # the include's last line end
+            f"\n        {cells.club_and_country(row)}"
+            f'\n        <td class="num">{_number(row.results_counted)}</td></tr>\n  '
         )
-    return mark_safe("".join(rows))  # every value escaped
+    return mark_safe("".join(out))  # every value escaped
 
 
 @register.filter
-def provisional_rows(entries: Iterable[Any]) -> SafeString:
-    """The provisional table's rows: player, number, results, club, country."""
-    cells, rows = _Cells(), []
-    for entry in entries:
-        rows.append(
-            f"\n    <tr><td>{cells.player(entry)}</td>"
-            f'\n        <td class="num">{_shown(entry.fladub)}</td>'
-            f'<td class="num">{_shown(entry.results_counted)}</td>'
-            f"\n        {cells.club_and_country(entry)}</tr>\n  "
+def provisional_rows(rows: Iterable[EntryRow]) -> SafeString:
+    """The provisional table's rows (``EntryRow``): player, number, results, club,
+    country."""
+    cells, out = _Cells(), []
+    for row in rows:
+        out.append(
+            f"\n    <tr><td>{cells.player(row)}</td>"
+            f'\n        <td class="num">{_number(row.fladub)}</td>'
+            f'<td class="num">{_number(row.results_counted)}</td>'
+            f"\n        {cells.club_and_country(row)}</tr>\n  "
         )
-    return mark_safe("".join(rows))  # every value escaped
+    return mark_safe("".join(out))  # every value escaped
 
 
 @register.filter

@@ -12,7 +12,7 @@ from django.utils import translation
 
 from federation.models import Club, Player
 from ratings.models import RankingEntry
-from ratings.selectors import CountedResult
+from ratings.selectors import CountedResult, EntryRow, entry_row
 from ratings.templatetags.ranking_rows import provisional_rows, ranked_rows, why_rows
 
 #: the loops of ``ratings/_list.html`` before the rows were written in Python
@@ -53,6 +53,7 @@ def entries() -> list[RankingEntry]:
         Player(handle="dé", display_name="Dé Été", public_name=True, club=plain),
         Player(handle="e", display_name="", public_name=False, country="GB"),
         Player(handle="f", display_name="Fay Ray", public_name=True, club=quoted, country="CI"),
+        Player(handle="2024", display_name="Digits Only", public_name=True, country="FR"),
     ]
     shapes = [  # rank, fladub, movement, provisional, results
         (1, 2104, 3, False, 12),
@@ -78,14 +79,46 @@ def entries() -> list[RankingEntry]:
     ]
 
 
+def as_row(entry: RankingEntry) -> EntryRow:
+    """``entry`` as the columns the list's pages read (``ROW_VALUES``)."""
+    player = entry.player
+    club = player.club.name if player.club is not None else None
+    return entry_row(
+        (
+            entry.rank,
+            player.handle,
+            player.display_name,
+            player.public_name,
+            entry.fladub,
+            entry.mu,
+            entry.sigma,
+            entry.results_counted,
+            entry.movement,
+            entry.provisional,
+            club,
+            player.country.code,
+        )
+    )
+
+
 @pytest.mark.parametrize("language", ["en", "fr", "de"])
 def test_the_rows_are_the_bytes_the_template_loops_wrote(language):
-    rows = entries()
+    objects = entries()
+    rows = [as_row(entry) for entry in objects]
     with translation.override(language):
-        assert str(ranked_rows(rows)) == Template(RANKED).render(Context({"entries": rows}))
+        assert str(ranked_rows(rows)) == Template(RANKED).render(Context({"entries": objects}))
         assert str(provisional_rows(rows)) == Template(PROVISIONAL).render(
-            Context({"entries": rows})
+            Context({"entries": objects})
         )
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "de"])
+def test_thousand_separators_are_written_as_the_template_wrote_them(language, settings):
+    settings.USE_THOUSAND_SEPARATOR = True
+    objects = entries()
+    rows = [as_row(entry) for entry in objects]
+    with translation.override(language):
+        assert str(ranked_rows(rows)) == Template(RANKED).render(Context({"entries": objects}))
 
 
 def test_no_rows_write_nothing():

@@ -1,0 +1,162 @@
+"""A list's pages read as rows (``ratings.selectors.EntryRow``), both parts' pages in
+one query: the API writes the bytes its serializers wrote from model instances, the
+page the rows its template loops wrote, at every page and size; and a page the cache
+does not have costs one query."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+import pytest
+import time_machine
+from django.db import connection
+from django.template import Context, Template
+from django.test.utils import CaptureQueriesContext
+from django.utils import translation
+from rest_framework import serializers
+from rest_framework.renderers import JSONRenderer
+
+from federation.models import Club, Game, Player
+from ratings import publication
+from ratings.api.serializers import (
+    MonthField,
+    PageLinksSerializer,
+    ProvisionalEntrySerializer,
+    PublishedAtField,
+    RankingEntrySerializer,
+)
+from ratings.models import RankingEntry, RankingList
+from ratings.services import ranking_publish
+from tests.builders import record_month
+from tests.ratings.test_ranking_rows import PROVISIONAL, RANKED
+
+OCT = dt.date(2026, 10, 1)
+AFTER = dt.datetime(2026, 11, 2, 9, tzinfo=dt.UTC)
+API = "/api/v1/rankings/divisor/2026-10/"
+PAGE = "/rankings/divisor/2026-10/"
+
+
+@pytest.fixture
+def october(federation, monkeypatch):
+    """Twelve players, some provisional, of public and private names, with and without
+    a club (one to escape) and a country; page marks every 3 entries."""
+    monkeypatch.setattr(publication, "MARK_STEP", 3)
+    club, handles = federation
+    odd = Club.objects.create(name="Les <Dominos> & 'Co'", slug="odd", country="FR")
+    for n, player in enumerate(Player.objects.filter(handle__in=handles).order_by("handle")):
+        player.club = [club, odd, None][n % 3]
+        player.country = ["FR", "", "CI", "DE"][n % 4]
+        player.public_name = n % 2 == 0
+        player.display_name = ["Ada <b>", "Jean-Bob d'Arc", "Zoé", ""][n % 4]
+        player.save()
+    with time_machine.travel(AFTER, tick=False):
+        record_month(club=club, handles=handles[:9], month=OCT, count=40, seed=3)
+        record_month(club=club, handles=handles[9:], month=OCT, count=2, seed=4)
+        return ranking_publish(game=Game.objects.get(key="divisor"), month=OCT).ranking
+
+
+@dataclass(frozen=True)
+class OldPage:
+    ranking: RankingList
+    entries: list[RankingEntry]
+    entries_page: dict
+    provisional: list[RankingEntry]
+    provisional_page: dict
+
+
+class OldListSerializer(serializers.Serializer):
+    """The answer's serializer before the rows: model instances, field by field."""
+
+    game = serializers.CharField(source="ranking.game.key")
+    month = MonthField(source="ranking.month")
+    revision = serializers.IntegerField(source="ranking.revision")
+    published_at = PublishedAtField(source="ranking.published_at")
+    inputs_hash = serializers.CharField(source="ranking.inputs_hash")
+    parameters = serializers.JSONField(source="ranking.parameters")
+    engine_version = serializers.CharField(source="ranking.engine_version")
+    entries = RankingEntrySerializer(many=True)
+    entries_page = PageLinksSerializer()
+    provisional = ProvisionalEntrySerializer(many=True)
+    provisional_page = PageLinksSerializer()
+
+
+def _part(ranking: RankingList, provisional: bool) -> list[RankingEntry]:
+    entries = ranking.entries.filter(provisional=provisional).select_related("player__club")
+    return list(entries.order_by("position"))
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("size", [1, 2, 4, 100])
+def test_every_api_page_is_what_the_serializers_wrote(client, october, size):
+    ranking = RankingList.objects.get(pk=october.pk)  # its parameters as stored
+    ranked, provisional = _part(ranking, False), _part(ranking, True)
+    assert ranked and provisional
+    pages = max(len(ranked), len(provisional)) // size + 1
+    for number in range(1, pages + 1):
+        params = {"page_size": size, "page": min(number, (len(ranked) - 1) // size + 1)}
+        params["provisional_page"] = min(number, (len(provisional) - 1) // size + 1)
+        response = client.get(API, params)
+        assert response.status_code == 200
+        body = response.json()
+        one, other = params["page"], params["provisional_page"]
+        page = OldPage(
+            ranking,
+            ranked[(one - 1) * size : one * size],
+            body["entries_page"],
+            provisional[(other - 1) * size : other * size],
+            body["provisional_page"],
+        )
+        assert response.content == JSONRenderer().render(OldListSerializer(page).data)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", ["en", "fr", "de"])
+def test_every_html_page_holds_the_rows_the_template_loops_wrote(
+    client, october, monkeypatch, language
+):
+    monkeypatch.setattr("ratings.views.PER_PAGE", 2)
+    ranked, provisional = _part(october, False), _part(october, True)
+    for number in range(1, (len(ranked) + 1) // 2 + 1):
+        html = client.get(PAGE, {"page": number}, headers={"accept-language": language})
+        text = html.content.decode()
+        with translation.override(language):
+            rows = Template(RANKED).render(
+                Context({"entries": ranked[2 * number - 2 : 2 * number]})
+            )
+            first = Template(PROVISIONAL).render(Context({"entries": provisional[:2]}))
+        assert f"<tbody>\n  {rows}\n  </tbody>" in text
+        assert f"<tbody>\n  {first}\n  </tbody>" in text
+
+
+def _queries(client, url: str, params: dict) -> list[str]:
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(url, params).status_code == 200
+    return [q["sql"] for q in queries.captured_queries]
+
+
+@pytest.mark.django_db
+def test_a_page_the_cache_misses_costs_one_query(client, october, monkeypatch):
+    monkeypatch.setattr("ratings.views.PER_PAGE", 2)
+    _queries(client, API, {"page_size": 1})  # the list's row is kept
+    _queries(client, PAGE, {})  # and the page's filters and months
+    for url in (API, PAGE):
+        for params in ({"page": 2}, {"page": 3, "provisional_page": 2}):
+            if url == API:
+                params = {**params, "page_size": 1}  # not the page's slices
+            queries = _queries(client, url, params)
+            assert len(queries) == 1, (url, params, queries)
+            assert "COUNT(" not in queries[0].upper()
+            # the first provisional page is kept by the process; another is read with
+            # the ranked page, in the same query
+            assert ("UNION ALL" in queries[0]) == ("provisional_page" in params)
+
+
+@pytest.mark.django_db
+def test_a_page_past_the_end_is_still_refused_or_shown_as_the_last(client, october):
+    assert client.get(API, {"page": 99}).status_code == 404
+    assert client.get(API, {"provisional_page": 99}).status_code == 404
+    assert client.get(API, {"page": "0"}).status_code == 400
+    assert client.get(API, {"page_size": "x"}).status_code == 400
+    last = client.get(PAGE, {"page": 99})  # one page of 100: the first
+    assert last.status_code == 200 and b'<tr><td class="num">1</td>' in last.content
