@@ -8,6 +8,7 @@ and :func:`previous_list` stores the list of the month before.
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from datetime import date
@@ -264,14 +265,17 @@ def previous_list(game_id: int) -> None:
     """
     from django.db import connection
 
+    from ratings.engine.params import Params
+
     previous = date(MONTH.year - (MONTH.month == 1), (MONTH.month - 2) % 12 + 1, 1)
     with connection.cursor() as cursor:
         cursor.execute("TRUNCATE ratings_rankingentry, ratings_rankinglist, ratings_rankingrun")
         cursor.execute(
             "INSERT INTO ratings_rankinglist (game_id, month, revision, published_at, inputs_hash,"
             " parameters, engine_version, results_counted)"
-            " VALUES (%s, %s, 1, now(), '', '{}', 'bench', 0) RETURNING id",
-            [game_id, previous],
+            " VALUES (%s, %s, 1, now(), '', %s, 'bench', 0) RETURNING id",
+            # the parameters a list is published with: its page shows them
+            [game_id, previous, json.dumps(Params().as_dict())],
         )
         ranking_id = cursor.fetchone()[0]
         cursor.execute(
