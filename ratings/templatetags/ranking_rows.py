@@ -11,12 +11,11 @@ from collections.abc import Iterable
 from typing import Any
 
 from django import template
-from django.template.defaultfilters import date
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, ngettext
 
-from scoring.templatetags.results import _shown, opponents, url_of
+from scoring.templatetags.results import _day, _shown, linker, opponents, url_of
 
 register = template.Library()
 
@@ -97,14 +96,14 @@ def why_rows(results: Iterable[Any]) -> SafeString:
     """The rows of a player page's "why my number changed" table
     (``ratings.selectors.CountedResult``): date (linked) and its badges, age, weight,
     place, opponents."""
-    rows = []
+    rows, link = [], linker("match-detail")
     for result in results:
-        url = conditional_escape(url_of(result.match_id, "match-detail"))
+        url = link(result.match_id)
         badges = f' <span class="badge">{gettext("new")}</span>' if result.new else ""
         if result.late:
             badges += f' <span class="badge summary">{gettext("late")}</span>'
         rows.append(
-            f'\n    <tr><td><a href="{url}">{_shown(date(result.played_on, "Y-m-d"))}</a>'
+            f'\n    <tr><td><a href="{url}">{_day(result.played_on)}</a>'
             f"{badges}</td>"
             f'\n        <td class="num">{_shown(result.age)}</td>'
             f'<td class="num">{_shown(result.weight)}</td>'
