@@ -4,12 +4,9 @@ from datetime import date
 from typing import Any
 
 from django.conf import settings
-from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
-from django.shortcuts import get_object_or_404, render
-from django.template.loader import render_to_string
+from django.shortcuts import render
 from django.utils.safestring import mark_safe
-from django.utils.translation import gettext as _
 
 from core.http_cache import (
     Validators,
@@ -20,14 +17,13 @@ from core.http_cache import (
     page_parts,
     page_validators,
 )
-from federation.models import Game, Player
-from federation.months import month_index, month_label, parse_month, previous_month
+from federation.models import Game
+from federation.months import month_index
 from federation.permissions import organised_clubs
-from quotient.charts import ChartWords, MonthPoint, ranking_chart
 from quotient.me import me_digest, me_tools
+from quotient.player_page import player_html
 from ratings.caching import LISTS, MATCHES, PLAYERS, changed_at, generations
-from ratings.models import RankingEntry, RankingList
-from ratings.selectors import entry_results, latest_months, player_history
+from ratings.models import RankingList
 from scoring.models import Match, MatchEvent
 from scoring.selectors import match_list
 from scoring.web import matches as scoring_views
@@ -96,7 +92,7 @@ def player_detail(request: HttpRequest, handle: str) -> HttpResponseBase:
         )
     response = not_modified(request, validators)
     if response is None:
-        title, body = cached(content.key, lambda: _player_html(request, handle), by=request)
+        title, body = cached(content.key, lambda: player_html(request, handle), by=request)
         # the player's own tools go under the page's header (its ``<!--me-->`` mark)
         head, _mark, rest = body.rpartition("<!--me-->")
         context = {
@@ -109,108 +105,6 @@ def player_detail(request: HttpRequest, handle: str) -> HttpResponseBase:
         response = render(request, "players/detail.html", context)
     vary = ["Accept-Language", "Cookie"]  # the page shows its visitor: never in shared caches
     return finish(response, validators, immutable=False, private=True, vary=vary)
-
-
-def _player_html(request: HttpRequest, handle: str) -> tuple[str, str]:
-    """The page's title and its content, the same for every visitor."""
-    player = get_object_or_404(Player.objects.select_related("club").by_handle(handle))
-    matches = match_list().filter(seats__player=player)  # by id: no case-folded scan
-    page = Paginator(matches, 25).get_page(request.GET.get("page"))
-    games = ranking_sections(player)
-    shown = {match.pk: match for match in page.object_list}  # read once for both tables
-    context = {
-        "player": player,
-        "page": page,
-        "games": games,
-        "why": why_changed(request, games, known=shown),
-        "all_games": Game.objects.all(),
-    }
-    body = render_to_string("players/_detail.html", context, request=request)
-    return player.public_display_name, body
-
-
-def ranking_sections(player: Player) -> list[dict[str, Any]]:
-    """Per game the player was ever listed in (by key): the entries newest first, the
-    newest one, whether it is in the game's latest list, its number change since the
-    month before, and the chart."""
-    latest = latest_months()
-    by_game: dict[int, list[RankingEntry]] = {}
-    for entry in player_history(player_id=player.pk):
-        by_game.setdefault(entry.ranking.game_id, []).append(entry)
-    sections = []
-    for entries in by_game.values():
-        newest, game = entries[0], entries[0].ranking.game
-        before = _month_before(entries, newest)
-        sections.append(
-            {
-                "game": game,
-                "entries": entries,
-                "newest": newest,
-                "current": newest.ranking.month == latest.get(game.pk),
-                "latest_month": latest.get(game.pk),
-                "change": newest.fladub - before.fladub if before else None,
-                "chart": mark_safe(_chart(game, entries)),  # escaped by quotient.charts
-            }
-        )
-    return sections
-
-
-def _month_before(entries: list[RankingEntry], entry: RankingEntry) -> RankingEntry | None:
-    """The entry of the month before ``entry``'s in ``entries`` (one game's)."""
-    wanted = previous_month(entry.ranking.month)
-    return next((e for e in entries if e.ranking.month == wanted), None)
-
-
-def _chart(game: Game, entries: list[RankingEntry]) -> str:
-    points = [MonthPoint(month_index(e.ranking.month), e.fladub, e.rank) for e in entries[::-1]]
-    ranks = [p.rank for p in points if p.rank is not None]
-    facts = {
-        "first": points[0].number,
-        "first_month": month_label(entries[-1].ranking.month),
-        "last": points[-1].number,
-        "last_month": month_label(entries[0].ranking.month),
-    }
-    description = _("From %(first)s in %(first_month)s to %(last)s in %(last_month)s.") % facts
-    if ranks:
-        description += " " + _("Best rank: %(best)s.") % {"best": min(ranks)}
-    words = ChartWords(
-        title=_("%(game)s: ranking number and rank by month") % {"game": game.label},
-        description=description,
-        number=_("Ranking number"),
-        rank=_("Rank"),
-    )
-    return ranking_chart(points, words, ident=f"chart-{game.key}")
-
-
-def why_changed(
-    request: HttpRequest, sections: list[dict[str, Any]], known: dict[int, Match] | None = None
-) -> dict[str, Any] | None:
-    """Why my number changed: the results one entry counted, each with its age and
-    weight, beside the number of the month before. The entry is ``?game=&month=``'s,
-    or the most recent of the player's. ``known``: the matches the page already read
-    (with all their seats and players), not read again."""
-    entries = [entry for section in sections for entry in section["entries"]]
-    if not entries:
-        return None
-    game, month = request.GET.get("game"), request.GET.get("month")
-    if game or month:
-        wanted = (game, parse_month(month))
-        entry = next((e for e in entries if (e.ranking.game.key, e.ranking.month) == wanted), None)
-        if entry is None:
-            return {"missing": True, "game": game, "month": month}
-    else:
-        entry = max(entries, key=lambda e: (e.ranking.month, -e.ranking.game_id))
-    results = entry_results(entry, known)
-    section = next(s for s in sections if s["game"].pk == entry.ranking.game_id)
-    before = _month_before(section["entries"], entry)
-    return {
-        "entry": entry,
-        "previous": before,
-        "change": entry.fladub - before.fladub if before else None,
-        "results": results,
-        "total_weight": sum(r.weight for r in results),
-        "as_published": len(results) == entry.results_counted,
-    }
 
 
 def match_detail(request: HttpRequest, pk: int) -> HttpResponse:

@@ -11,13 +11,15 @@ publication shows as it is now.
 from __future__ import annotations
 
 import functools
+import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from datetime import date
-from typing import Any, NamedTuple, overload
+from typing import Any, NamedTuple, Protocol, overload
 
 from django.db import connection
 from django.db.models import F, Max, Model, OuterRef, Prefetch, QuerySet, Subquery
+from django.utils.translation import gettext
 
 from federation.models import Club, Game, Player, public_display_name
 from federation.months import age, first_day, month_index
@@ -396,7 +398,7 @@ class CountedResult:
     new: bool
     rank: int
     #: the other players in rank order: (rank, player, score)
-    opponents: tuple[tuple[int, Player, int | None], ...]
+    opponents: tuple[tuple[int, PlayerName, int | None], ...]
 
 
 def entry_results(
@@ -466,3 +468,156 @@ def _counted(
             (int(seat.rank or 0), seat.player, seat.score) for seat in seats if seat is not own
         ),
     )
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryEntry:
+    """A player's entry in the latest revision of a published list, as a player's page
+    shows it (``player_page_entries``): the list's game and month, the month of the
+    game's latest list, and the entry's own columns."""
+
+    game_id: int
+    game_key: str
+    game_name: str
+    month: date
+    latest: date
+    rank: int | None
+    fladub: int
+    results_counted: int
+    movement: int | None
+    provisional: bool
+    parameters: dict[str, Any]
+
+    @property
+    def game_label(self) -> str:
+        """The game's name in the reader's language (``Game.label``)."""
+        return gettext(self.game_name)
+
+
+#: a player's entries in the latest revision of every published list, with the month
+#: of each game's latest list (``player_history`` and ``latest_months`` in one query)
+HISTORY_SQL = """
+SELECT g.id, g.key, g.name, l.month,
+       (SELECT max(x.month) FROM ratings_rankinglist x WHERE x.game_id = l.game_id),
+       e.rank, e.fladub, e.results_counted, e.movement, e.provisional, l.parameters
+FROM ratings_rankingentry e
+JOIN ratings_rankinglist l ON l.id = e.ranking_id
+JOIN federation_game g ON g.id = l.game_id
+WHERE e.player_id = %s
+  AND l.revision = (SELECT x.revision FROM ratings_rankinglist x
+                    WHERE x.game_id = l.game_id AND x.month = l.month
+                    ORDER BY x.revision DESC LIMIT 1)
+ORDER BY g.key, l.month DESC
+"""
+
+
+def player_page_entries(*, player_id: int) -> list[HistoryEntry]:
+    """``player_history`` as plain rows (one query, no model instance), by game key,
+    newest month first."""
+    with connection.cursor() as cursor:
+        cursor.execute(HISTORY_SQL, [player_id])
+        rows = cursor.fetchall()
+    return [
+        HistoryEntry(
+            game_id=row[0],
+            game_key=row[1],
+            game_name=row[2],
+            month=row[3],
+            latest=row[4],
+            rank=row[5],
+            fladub=row[6],
+            results_counted=row[7],
+            movement=row[8],
+            provisional=row[9],
+            parameters=_json(row[10]),
+        )
+        for row in rows
+    ]
+
+
+def _json(value: Any) -> Any:
+    return json.loads(value) if isinstance(value, str | bytes) else value
+
+
+class PlayerName(Protocol):
+    """What a list shows of a player: a handle to link, a public name to show."""
+
+    @property
+    def handle(self) -> str: ...
+
+    @property
+    def public_display_name(self) -> str: ...
+
+
+@dataclass(frozen=True, slots=True)
+class SeatedPlayer:
+    """A player read as a row (``PlayerName``)."""
+
+    handle: str
+    public_display_name: str
+
+
+#: the matches an entry counted (as ``entry_results`` selects them), each with its
+#: ranked seats and their players, in the order the why table shows them
+COUNTED_SQL = """
+SELECT m.id, m.played_on, m.late, m.counted_month, s.player_id, s.rank, s.score,
+       p.handle, p.display_name, p.public_name
+FROM scoring_match m
+JOIN scoring_matchseat s ON s.match_id = m.id AND s.rank IS NOT NULL
+JOIN federation_player p ON p.id = s.player_id
+WHERE m.id IN (
+    SELECT m2.id FROM scoring_match m2
+    JOIN scoring_matchseat s2 ON s2.match_id = m2.id
+    WHERE m2.game_id = %(game)s AND m2.finished AND m2.counted_month IS NOT NULL
+      AND m2.counted_month <= %(month)s AND m2.played_on >= %(oldest)s
+      AND s2.player_id = %(player)s AND s2.rank IS NOT NULL AND m2.status <> %(withdrawn)s)
+ORDER BY m.played_on DESC, m.id DESC, s.rank, s.seat
+"""
+
+
+def history_entry_results(entry: HistoryEntry, player_id: int) -> list[CountedResult]:
+    """``entry_results`` of a ``HistoryEntry`` (the same results, in the same order),
+    in one query of rows: the counted matches with their ranked seats and players."""
+    params = Params.from_dict(entry.parameters)
+    oldest = first_day(month_index(entry.month) - params.window + 1)
+    args: dict[str, Any] = {
+        "game": entry.game_id,
+        "month": entry.month,
+        "oldest": oldest,
+        "player": player_id,
+        "withdrawn": Status.WITHDRAWN.value,
+    }
+    with connection.cursor() as cursor:
+        cursor.execute(COUNTED_SQL, args)
+        rows = cursor.fetchall()
+    by_match: dict[int, list[tuple[Any, ...]]] = {}
+    for row in rows:
+        by_match.setdefault(row[0], []).append(row)
+    results = []
+    for seats in by_match.values():
+        if len(seats) < 2:
+            continue
+        own = next(seat for seat in seats if seat[4] == player_id)
+        match_id, played_on, late, counted_month = own[:4]
+        months = age(played_on, entry.month)
+        results.append(
+            CountedResult(
+                match_id=match_id,
+                played_on=played_on,
+                age=months,
+                weight=weight(months, params),
+                late=late,
+                new=counted_month == entry.month,
+                rank=int(own[5] or 0),
+                opponents=tuple(
+                    (
+                        int(seat[5] or 0),
+                        SeatedPlayer(seat[7], public_display_name(seat[7], seat[8], seat[9])),
+                        seat[6],
+                    )
+                    for seat in seats
+                    if seat is not own
+                ),
+            )
+        )
+    return results

@@ -12,6 +12,7 @@ from typing import Any
 
 from django.db import connection
 from django.db.models import Exists, F, Model, OuterRef, Prefetch, QuerySet, Subquery
+from django.utils.translation import gettext
 
 from federation.models import Club, Game, Player, public_display_name
 from federation.months import next_month
@@ -327,3 +328,125 @@ def repeated_results(*, since: date) -> list[RepeatedResult]:
         for (game, played_on, seats), group in groups.items()
         if len({match.game_number for match in group}) > 1
     ]
+
+
+@dataclass(frozen=True, slots=True)
+class NamedPlayer:
+    """A seated player read as a row: a handle to link, a public name to show."""
+
+    handle: str
+    public_display_name: str
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    seat: int
+    rank: int | None
+    score: int | None
+    player: NamedPlayer
+
+
+class SeatRows(list[SeatRow]):
+    """A match row's seats, in seat order, read as ``match.seats.all()`` is."""
+
+    def all(self) -> SeatRows:
+        return self
+
+
+@dataclass(frozen=True, slots=True)
+class Named:
+    """A game (``label``: its name in the reader's language) or a club (``name``)."""
+
+    name: str
+    label: str
+
+
+_VERIFICATIONS = dict(Match._meta.get_field("verification").flatchoices)
+_STATUSES = dict(Match._meta.get_field("status").flatchoices)
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRow:
+    """What a list's row shows of a match (``scoring.templatetags.match_rows``), read
+    as a row rather than as a model instance with its related instances."""
+
+    pk: int
+    played_on: date
+    verification: str
+    finished: bool
+    status: str
+    game: Named
+    club: Named
+    seats: SeatRows
+
+    def get_verification_display(self) -> str:
+        return str(_VERIFICATIONS.get(self.verification, self.verification))
+
+    def get_status_display(self) -> str:
+        return str(_STATUSES.get(self.status, self.status))
+
+
+#: a page of a player's matches, newest first (the keys of ``match_list``), with how
+#: many they are, their game, club, seats and seated players: one query. The page is
+#: materialised first, so that its seats' players are read by id (see ``seats_prefetch``)
+PLAYER_MATCHES_SQL = """
+WITH page AS MATERIALIZED (
+    SELECT m.id, m.played_on, m.verification, m.finished, m.status, m.game_id, m.club_id,
+           count(*) OVER () AS total
+    FROM scoring_match m
+    JOIN scoring_matchseat s ON s.match_id = m.id
+    WHERE s.player_id = %(player)s
+    ORDER BY m.played_on DESC, m.id DESC
+    LIMIT %(limit)s OFFSET %(offset)s
+)
+SELECT page.id, page.played_on, page.verification, page.finished, page.status, page.total,
+       g.name, c.name, s.seat, s.rank, s.score, p.handle, p.display_name, p.public_name
+FROM page
+JOIN federation_game g ON g.id = page.game_id
+JOIN federation_club c ON c.id = page.club_id
+JOIN scoring_matchseat s ON s.match_id = page.id
+JOIN federation_player p ON p.id = s.player_id
+ORDER BY page.played_on DESC, page.id DESC, s.seat
+"""
+
+PLAYER_MATCH_COUNT_SQL = "SELECT count(*) FROM scoring_matchseat WHERE player_id = %s"
+
+
+def player_matches_page(
+    *, player_id: int, offset: int, limit: int
+) -> tuple[list[MatchRow], int | None]:
+    """The player's matches ``offset`` to ``offset + limit`` as ``match_list().filter(
+    seats__player=...)`` orders them, as rows, and how many matches the player has
+    (None when the page is empty: the count is then ``player_match_count``)."""
+    args = {"player": player_id, "limit": limit, "offset": offset}
+    with connection.cursor() as cursor:
+        cursor.execute(PLAYER_MATCHES_SQL, args)
+        rows = cursor.fetchall()
+    matches: list[MatchRow] = []
+    total = None
+    for row in rows:
+        if not matches or matches[-1].pk != row[0]:
+            pk, played_on, verification, finished, status, total, game, club = row[:8]
+            matches.append(
+                MatchRow(
+                    pk=pk,
+                    played_on=played_on,
+                    verification=verification,
+                    finished=finished,
+                    status=status,
+                    game=Named(game, gettext(game)),
+                    club=Named(club, club),
+                    seats=SeatRows(),
+                )
+            )
+        handle, name, public = row[11:14]
+        player = NamedPlayer(handle, public_display_name(handle, name, public))
+        matches[-1].seats.append(SeatRow(row[8], row[9], row[10], player))
+    return matches, total
+
+
+def player_match_count(player_id: int) -> int:
+    """How many matches the player has a seat in (one index-only count)."""
+    with connection.cursor() as cursor:
+        cursor.execute(PLAYER_MATCH_COUNT_SQL, [player_id])
+        return int(cursor.fetchone()[0])

@@ -12,7 +12,6 @@ from typing import Any
 
 from django import template
 from django.conf import settings
-from django.template.defaultfilters import date
 from django.urls import get_script_prefix, get_urlconf
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
@@ -20,7 +19,7 @@ from django.utils.translation import gettext, ngettext, trans_real
 
 from federation.models import Player
 from ratings.selectors import EntryRow
-from scoring.templatetags.results import _PLAIN, _around, _shown, opponents, url_of
+from scoring.templatetags.results import _PLAIN, _around, _day, _shown, linker, opponents, url_of
 
 register = template.Library()
 
@@ -132,14 +131,14 @@ def why_rows(results: Iterable[Any]) -> SafeString:
     """The rows of a player page's "why my number changed" table
     (``ratings.selectors.CountedResult``): date (linked) and its badges, age, weight,
     place, opponents."""
-    rows = []
+    rows, link = [], linker("match-detail")
     for result in results:
-        url = conditional_escape(url_of(result.match_id, "match-detail"))
+        url = link(result.match_id)
         badges = f' <span class="badge">{gettext("new")}</span>' if result.new else ""
         if result.late:
             badges += f' <span class="badge summary">{gettext("late")}</span>'
         rows.append(
-            f'\n    <tr><td><a href="{url}">{_shown(date(result.played_on, "Y-m-d"))}</a>'
+            f'\n    <tr><td><a href="{url}">{_day(result.played_on)}</a>'
             f"{badges}</td>"
             f'\n        <td class="num">{_shown(result.age)}</td>'
             f'<td class="num">{_shown(result.weight)}</td>'

@@ -11,12 +11,10 @@ from collections.abc import Iterable
 from typing import Any
 
 from django import template
-from django.template.defaultfilters import date
-from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
-from scoring.templatetags.results import _shown, standings, url_of
+from scoring.templatetags.results import _day, _shown, linker, standings
 
 register = template.Library()
 
@@ -41,12 +39,12 @@ def _badges(match: Any) -> str:
 @register.filter
 def match_rows(matches: Iterable[Any]) -> SafeString:
     """The rows of ``matches``: date (linked), game, club, standings, verification."""
-    rows = []
+    rows, link = [], linker("match-detail")
     for match in matches:
-        url = conditional_escape(url_of(match.pk, "match-detail"))
+        url = link(match.pk)
         rows.append(
             "\n    <tr>"
-            f'\n      <td><a href="{url}">{_shown(date(match.played_on, "Y-m-d"))}</a></td>'
+            f'\n      <td><a href="{url}">{_day(match.played_on)}</a></td>'
             f"\n      <td>{_shown(match.game.label)}</td>"
             f"\n      <td>{_shown(match.club.name)}</td>"
             f'\n      <td class="wide">{standings(match)}</td>'

@@ -4,15 +4,19 @@ order."""
 
 from __future__ import annotations
 
+import datetime as dt
+import html
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 from typing import Any
 
 from django import template
+from django.conf import settings
+from django.template.defaultfilters import date
 from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils.formats import localize
-from django.utils.html import conditional_escape
+from django.utils.html import conditional_escape, escape
 from django.utils.safestring import mark_safe
 
 register = template.Library()
@@ -55,17 +59,48 @@ def url_of(value: Any, name: str) -> str:
     return head + text + tail
 
 
+def linker(name: str) -> Callable[[Any], str]:
+    """``url_of(value, name)`` escaped, for the many links of one rendering: the texts
+    around the argument (escaped) are looked up once, not at each link."""
+    prefix, urlconf = get_script_prefix(), get_urlconf()
+    number = tuple(map(escape, _around(name, "7350973", prefix, urlconf)))
+    word = tuple(map(escape, _around(name, "Xq7350973", prefix, urlconf)))
+
+    def link(value: Any) -> str:
+        text = str(value)
+        if not _PLAIN.fullmatch(text):
+            return conditional_escape(reverse(name, args=[value]))
+        head, tail = number if text.isdigit() else word
+        return head + text + tail
+
+    return link
+
+
 def _shown(value: Any) -> str:
-    """``value`` as ``{{ value }}`` writes it (localised, escaped)."""
+    """``value`` as ``{{ value }}`` writes it (localised, escaped). A text and a whole
+    number (without thousands' separators) take a short way to the same string: a page
+    shows hundreds of them."""
+    kind = type(value)
+    if kind is str:
+        return html.escape(value)  # what ``conditional_escape`` does to a plain str
+    if kind is int and not settings.USE_THOUSAND_SEPARATOR:
+        return str(value)  # what ``localize`` writes of an int without grouping
     return conditional_escape(localize(value))
 
 
-def _standing(rank: str, player: Any, score: Any) -> str:
+def _day(value: Any) -> str:
+    """``{{ value|date:"Y-m-d" }}``: a date's ISO form is the same text, without
+    formatting it character by character."""
+    if type(value) is dt.date:
+        return value.isoformat()
+    return _shown(date(value, "Y-m-d"))
+
+
+def _standing(rank: str, player: Any, score: Any, link: Callable[[Any], str]) -> str:
     """One player of a result: ``rank. <a>name</a> (score)`` (``rank`` as written,
-    none if empty; no score if None)."""
+    none if empty; no score if None); ``link``: ``linker("player-detail")``."""
     text = f"{rank}. " if rank else ""
-    url = conditional_escape(url_of(player.handle, "player-detail"))
-    text += f'<a href="{url}">{_shown(player.public_display_name)}</a>'
+    text += f'<a href="{link(player.handle)}">{_shown(player.public_display_name)}</a>'
     return text + (f" ({_shown(score)})" if score is not None else "")
 
 
@@ -74,8 +109,8 @@ def standings(match: Any) -> str:
     """A match's players in rank order, linked, with their scores, as the lists show
     them: what a template loop over ``match.seats.all|by_rank`` wrote, written once
     per row rather than node by node (a page shows 25 matches of 2-4 players)."""
-    seats = by_rank(match.seats.all())
-    shown = (_standing(_shown(s.rank) if s.rank else "", s.player, s.score) for s in seats)
+    seats, link = by_rank(match.seats.all()), linker("player-detail")
+    shown = (_standing(_shown(s.rank) if s.rank else "", s.player, s.score, link) for s in seats)
     return mark_safe(", ".join(shown))  # every part escaped
 
 
@@ -83,5 +118,6 @@ def standings(match: Any) -> str:
 def opponents(result: Any) -> str:
     """The other players of a counted result (``ratings.selectors.CountedResult``),
     as ``standings`` writes a match's: rank, linked name, score."""
-    shown = (_standing(_shown(rank), player, score) for rank, player, score in result.opponents)
+    link = linker("player-detail")
+    shown = (_standing(_shown(rank), p, score, link) for rank, p, score in result.opponents)
     return mark_safe(", ".join(shown))  # every part escaped

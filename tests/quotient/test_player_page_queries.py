@@ -6,6 +6,7 @@ without reversing each one."""
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 import pytest
 import time_machine
@@ -56,17 +57,55 @@ def test_why_is_the_same_whatever_matches_are_already_read(lists, shown):
 
 
 @pytest.mark.django_db
-def test_the_page_reads_the_counted_matches_once(client, lists):
-    """p04's why (its counted matches all on its page) reads the counted ids only;
-    p00's (some older than the page) reads the others too, and their seats with their
-    players; neither reads a match's record."""
-    on_page = _page_queries(client, "/players/p04/")
-    beyond = _page_queries(client, "/players/p00/")
-    match_reads = [sql for sql in on_page if 'FROM "scoring_match"' in sql]
-    # the page's list, its COUNT, the counted ids: no second read of the matches
-    assert len(match_reads) == 3, match_reads
-    assert len(beyond) == len(on_page) + 2  # the unread matches, their seats and players
-    assert not any('"scoring_match"."record"' in sql for sql in on_page + beyond)
+def test_the_page_reads_five_queries_of_rows(client, lists):
+    """Whoever the player and whatever the page or "why" month asked: the player, their
+    entries (with each game's latest month), a page of their matches (with their count,
+    seats and players), the results "why" counts (with their seats and players) and
+    the games: five queries, no COUNT of their own, no match's record."""
+    for path in [
+        "/players/p04/",  # all its matches on its page
+        "/players/p00/",  # 40 matches: some counted ones beyond its page
+        "/players/P00/?page=2",
+        "/players/p00/?game=divisor&month=2026-09",
+        "/players/p00/?game=divisor&month=2020-01",  # not listed then: no "why" query
+    ]:
+        queries = _page_queries(client, path)
+        expected = 4 if "2020" in path else 5
+        assert len(queries) == expected, (path, queries)
+        assert not any(sql.lower().startswith("select count(*)") for sql in queries), path
+        assert not any("record" in sql for sql in queries), path
+
+
+@pytest.mark.django_db
+def test_a_page_out_of_range_counts_then_reads_the_last_page(client, lists):
+    """``?page=`` past the last page (or below 1): the page read empty, then the count
+    and the last page, as ``Paginator.get_page`` answers."""
+    for path in ["/players/p00/?page=9", "/players/p00/?page=0"]:
+        queries = _page_queries(client, path)
+        assert len(queries) == (7 if path.endswith("9") else 6), (path, queries)
+        assert sum(sql.lower().startswith("select count(*)") for sql in queries) == 1
+
+
+@pytest.mark.django_db
+def test_a_missing_player_reads_one_query(client, lists):
+    cache.clear()
+    with CaptureQueriesContext(connection) as captured:
+        assert client.get("/players/no-such-player/").status_code == 404
+    assert len(captured.captured_queries) == 1
+
+
+@pytest.mark.django_db
+def test_the_kept_page_reads_nothing(client, lists):
+    """Asked again (the page kept per language), an anonymous visitor's page reads no
+    database, and a conditional GET is answered 304."""
+    first = client.get("/players/p00/")
+    with CaptureQueriesContext(connection) as captured:
+        again = client.get("/players/p00/")
+        not_modified = client.get("/players/p00/", headers={"if-none-match": first["ETag"]})
+    assert captured.captured_queries == []
+    token = re.compile(rb'name="csrfmiddlewaretoken" value="[^"]*"')  # masked anew each time
+    assert token.sub(b"", again.content) == token.sub(b"", first.content)
+    assert not_modified.status_code == 304
 
 
 def _written(source: str, name: str, value: object) -> str:
