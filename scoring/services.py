@@ -23,7 +23,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
-from federation.models import Club, Game, Player
+from federation.models import Club, Game, Membership, Player
 from federation.months import Placement, ranking_month_for
 from federation.permissions import can_write_for_club, can_write_for_club_with_game
 from scoring import records
@@ -108,11 +108,13 @@ def match_replay(record: Any) -> dict[str, Any]:
     return result
 
 
-def _players_by_handle(handles: list[str]) -> list[Player]:
+def _players_by_handle(handles: list[str], reads: SubmissionReads | None = None) -> list[Player]:
     """The registered players of ``handles``, matched case-insensitively (handles are
-    unique in lower case: the functional unique index serves the lookup)."""
+    unique in lower case: the functional unique index serves the lookup); those of
+    ``reads`` when it read these very handles."""
     wanted = sorted({h.lower() for h in handles})
-    found = {p.handle.lower(): p for p in _players_folded(wanted)}
+    read = reads.players if reads is not None and reads.folded == wanted else None
+    found = {p.handle.lower(): p for p in (_players_folded(wanted) if read is None else read)}
     missing = [h for h in handles if h.lower() not in found]
     if missing:
         raise MatchRejected("unknown-player", player=missing[0])
@@ -140,6 +142,93 @@ def _players_folded(folded: list[str]) -> list[Player]:
         rows = cursor.fetchall()
     names = [f.attname for f in fields]
     return [Player.from_db(connection.alias, names, row) for row in rows]
+
+
+@dataclass(frozen=True)
+class SubmissionReads:
+    """What a submission reads before it stores anything, read in one statement
+    (:func:`submission_reads`): the club of ``slug`` (None: there is none), whether
+    ``user`` may write for it, the game of the record's key (None: there is none) and
+    the players whose handle in lower case is one of ``folded``."""
+
+    user: Any
+    slug: str
+    club: Club | None
+    allowed: bool
+    game: Game | None
+    folded: list[str]
+    players: list[Player]
+
+
+def submission_reads(user: Any, slug: Any, record: Any) -> SubmissionReads | None:
+    """The club of ``slug``, ``user``'s right to write for it, the game of ``record``'s
+    key and the players of its handles, in ONE statement: the same rows as
+    ``ClubSlugField``, ``can_write_for_club_with_game`` and ``_players_folded`` read
+    one by one (each answer is still used where, and refused when, it was). None when
+    the reads are not the plain ones (not PostgreSQL, no login, a slug that is not
+    text): each is then read as before."""
+    if connection.vendor != "postgresql" or not getattr(user, "is_authenticated", False):
+        return None
+    if not isinstance(slug, str) or "\x00" in slug:
+        return None
+    record = record if isinstance(record, dict) else {}
+    key = record.get("game") if isinstance(record.get("game"), str) else None
+    if key is not None and "\x00" in key:
+        return None
+    handles = record.get("players")
+    usable = isinstance(handles, list) and all(isinstance(h, str) for h in handles)
+    folded = sorted({h.lower() for h in handles}) if usable else []
+    if any("\x00" in h for h in folded):
+        folded = []
+    quote = connection.ops.quote_name
+    club_fields, player_fields = Club._meta.concrete_fields, Player._meta.concrete_fields
+    columns = [f"c.{quote(str(f.column))}" for f in club_fields]
+    columns += ["g.id", "g.key", "g.name"]
+    columns += [f"p.{quote(str(f.column))}" for f in player_fields]
+    membership, club, game, player = (
+        quote(model._meta.db_table) for model in (Membership, Club, Game, Player)
+    )
+    sql = (
+        f"SELECT EXISTS (SELECT 1 FROM {membership} WHERE user_id = %s"
+        " AND (role = %s OR (club_id = c.id AND role = %s))), "
+        f"{', '.join(columns)} FROM (SELECT 1) AS one"
+        f" LEFT JOIN {club} AS c ON c.slug = %s"
+        f" LEFT JOIN {game} AS g ON g.key = %s"
+        f" LEFT JOIN {player} AS p ON LOWER(p.{quote('handle')}) = ANY(%s)"
+    )
+    params = [
+        user.pk,
+        Membership.Role.FEDERATION_ADMIN,
+        Membership.Role.ORGANISER,
+        slug,
+        key,
+        folded,
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
+    first = rows[0]
+    clubs, games = len(club_fields), 3
+    club_row, game_row = first[1 : 1 + clubs], first[1 + clubs : 1 + clubs + games]
+    alias = connection.alias
+    names = [f.attname for f in player_fields]
+    return SubmissionReads(
+        user=user,
+        slug=slug,
+        club=(
+            Club.from_db(alias, [f.attname for f in club_fields], club_row)
+            if club_row[0] is not None
+            else None
+        ),
+        allowed=bool(user.is_superuser or first[0]),
+        game=Game.from_db(alias, ["id", "key", "name"], game_row) if game_row[0] else None,
+        folded=folded,
+        players=[
+            Player.from_db(alias, names, row[1 + clubs + games :])
+            for row in rows
+            if row[1 + clubs + games] is not None
+        ],
+    )
 
 
 def _seat_rows(
@@ -181,9 +270,12 @@ def match_record(
     now: datetime | None = None,
     game_number: int = 1,
     reason: str = "",
+    reads: SubmissionReads | None = None,
 ) -> Recorded:
     """Replay ``record`` and store the match with its seats and its first event, in
-    one transaction (``reason``: what its history says of how it came, if anything).
+    one transaction (``reason``: what its history says of how it came, if anything;
+    ``reads``: the rights, the game and the players already read with the club, by
+    :func:`submission_reads`, used where they would have been read).
 
     Raises ``MatchRejected`` (nothing stored) for a record too large, holding a key
     GAMES.md does not define, or invalid, an unknown player handle, a date before
@@ -191,8 +283,12 @@ def match_record(
     ``submitted_by`` may not write for ``club``.
     """
     game_key = record.get("game") if isinstance(record, dict) else None
+    if reads is not None and (reads.user != submitted_by or reads.club != club):
+        reads = None  # read for another submission: not these answers
     if submitted_by is None:
         allowed, game = True, None
+    elif reads is not None:
+        allowed, game = reads.allowed, reads.game
     else:
         allowed, game = can_write_for_club_with_game(submitted_by, club, game_key)
     if not allowed:
@@ -205,7 +301,7 @@ def match_record(
     if game is None or game.key != result["game"]:
         game = Game.objects.get(key=result["game"])
     handles = list(record["players"])
-    players = _players_by_handle(handles)
+    players = _players_by_handle(handles, reads)
     fingerprint = record_fingerprint(
         record,
         players,

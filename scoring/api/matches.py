@@ -68,7 +68,14 @@ from scoring.selectors import (
     match_values,
     repeated_results,
 )
-from scoring.services import Recorded, match_correct, match_record, match_withdraw
+from scoring.services import (
+    Recorded,
+    SubmissionReads,
+    match_correct,
+    match_record,
+    match_withdraw,
+    submission_reads,
+)
 
 #: the largest body a submission or a correction may send: the record's own limit is
 #: checked on the record itself; this one keeps a huge body from being parsed at all
@@ -252,6 +259,10 @@ class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
             "repeated": RepeatedResultSerializer,
         }.get(self.action, self.detail_serializer_class)
 
+    #: the club, the rights, the game and the players of the submission, read together
+    #: (``submission_reads``) before its serializer reads the club
+    reads: SubmissionReads | None = None
+
     def record(self, data: dict[str, Any], user: Any) -> Recorded:
         """Store a validated submission (``match_record``); subclasses add their links."""
         return match_record(
@@ -260,12 +271,17 @@ class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
             record=data["record"],
             submitted_by=user,
             game_number=data.get("game_number", 1),
+            reads=self.reads,
         )
 
     @body_limited
     @idempotent
     def create(self, request, *args, **kwargs):
-        payload = self.submit_serializer_class(data=request.data)
+        data = request.data
+        if isinstance(data, dict):  # a JSON object or a form: else the serializer refuses
+            self.reads = submission_reads(request.user, data.get("club"), data.get("record"))
+        context = {"reads": self.reads}
+        payload = self.submit_serializer_class(data=request.data, context=context)
         payload.is_valid(raise_exception=True)
         recorded = self.record(payload.validated_data, request.user)
         body = self.created_body(recorded)

@@ -250,6 +250,11 @@ class ClubSlugField(serializers.SlugRelatedField):
     def to_internal_value(self, data: Any) -> Club:
         if not isinstance(data, str) or "\x00" in data:
             return super().to_internal_value(data)  # its own refusals of odd values
+        reads = self.context.get("reads")  # read with the rights, the game, the players
+        if reads is not None and reads.slug == data:
+            if reads.club is None:
+                self.fail("does_not_exist", slug_name=self.slug_field, value=smart_str(data))
+            return reads.club
         fields = Club._meta.concrete_fields
         columns = ", ".join(connection.ops.quote_name(str(f.column)) for f in fields)
         table = connection.ops.quote_name(Club._meta.db_table)
