@@ -4,6 +4,7 @@ from datetime import date
 from typing import Any
 
 from django.conf import settings
+from django.db import connection
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import render
 from django.utils.safestring import mark_safe
@@ -20,6 +21,7 @@ from core.http_cache import (
 from federation.models import Game
 from federation.months import month_index
 from federation.permissions import organised_clubs
+from quotient.match_page import match_html
 from quotient.me import me_digest, me_tools
 from quotient.player_page import player_html
 from ratings.caching import LISTS, MATCHES, PLAYERS, changed_at, generations
@@ -109,7 +111,15 @@ def player_detail(request: HttpRequest, handle: str) -> HttpResponseBase:
 
 def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """A match's page (scoring's), with the published ranking lists it counted in: it
-    reads ratings, so it lives here, above both."""
+    reads ratings, so it lives here, above both. A visitor who can change nothing on it
+    (``quotient.match_page``) is read one query and written in Python, into the same
+    frame; its organisers, its players, a POST and SQLite have the template's page."""
+    if request.method in ("GET", "HEAD") and connection.vendor == "postgresql":
+        page = match_html(request, pk)
+        if page is not None:
+            title, body = page
+            context = {"title": title, "body": mark_safe(body)}  # every value escaped
+            return render(request, "scoring/match_detail_rows.html", context)
     return scoring_views.match_page(request, pk, extra=counted_in)
 
 
