@@ -185,7 +185,10 @@ def page_match(pk: int) -> PageMatch:
             for at, action, version, reason in events
         ],
         counted_in=(
-            [(dt.date.fromisoformat(month), revision, version) for month, revision, version in lists]
+            [
+                (dt.date.fromisoformat(month), revision, version)
+                for month, revision, version in lists
+            ]
             if counted_month is not None
             else []
         ),
@@ -282,9 +285,8 @@ def _head(match: PageMatch) -> str:
     if match.late:
         late = f'<br><span class="badge">{gettext("late")}</span> ' + _late(match.counted_month)
     if not match.finished:
-        unfinished = (
-            f'<br><span class="badge">{gettext("unfinished")}</span> '
-            + gettext("The record stops before the end of the game: no standings.")
+        unfinished = f'<br><span class="badge">{gettext("unfinished")}</span> ' + gettext(
+            "The record stops before the end of the game: no standings."
         )
     return (
         f"\n<h1>{label} — {match.played_on.isoformat()}{number}</h1>\n"
@@ -363,7 +365,7 @@ def _add_one(value: Any) -> Any:
     except (ValueError, TypeError):
         try:
             return value + 1
-        except Exception:  # noqa: BLE001 (what the filter does)
+        except Exception:  # what the filter does: anything else is ""
             return ""
 
 
@@ -371,8 +373,7 @@ def _analysis(match: PageMatch, mistake: dict[str, Any] | None) -> str:
     title = f"<h2>{gettext('Analysis')}</h2>\n"
     if match.analysis_state == "pending":
         text = gettext(
-            "Analysis pending: it is being computed and appears here once stored (reload "
-            "the page)."
+            "Analysis pending: it is being computed and appears here once stored (reload the page)."
         )
         return f'\n{title}<p class="analysis-state">{text}</p>\n\n'
     if match.analysis_state == "failed":
@@ -421,7 +422,7 @@ def _deals(deals: list[dict[str, Any]]) -> str:
     for deal in deals:
         head = gettext("Deal %(number)s") % {"number": _shown(deal["number"])}
         players = "".join(
-            f"\n  <tr><td>{_shown(p['name'])}</td><td class=\"num\">{_shown(p['points'])}</td>"
+            f'\n  <tr><td>{_shown(p["name"])}</td><td class="num">{_shown(p["points"])}</td>'
             f'<td class="num">{_shown(p["pips_left"])}</td>'
             f'<td class="num">{_shown(p["score"])}</td></tr>\n  '
             for p in deal["players"]
@@ -436,7 +437,7 @@ def _deals(deals: list[dict[str, Any]]) -> str:
     return (
         f"\n<h2>{gettext('Deals')}</h2>\n"
         '<div class="scroll"><table class="deals">\n'
-        f"  <thead><tr><th>{gettext('Player')}</th><th class=\"num\">{gettext('Points')}</th>"
+        f'  <thead><tr><th>{gettext("Player")}</th><th class="num">{gettext("Points")}</th>'
         f'<th class="num">{gettext("Pips left")}</th><th class="num">{gettext("Score")}</th>'
         "</tr></thead>\n"
         f"  {''.join(groups)}\n"
@@ -463,9 +464,7 @@ def _moves(match: PageMatch, heads: Any, rows: list[dict[str, Any]]) -> str:
                 f"{_shown(row['deal'])}</th></tr>\n  \n  "
             )
         else:
-            lines.append(
-                f'\n  <tr class="{_shown(row["kind"])}">{_cells(row["cells"])}</tr>\n  '
-            )
+            lines.append(f'\n  <tr class="{_shown(row["kind"])}">{_cells(row["cells"])}</tr>\n  ')
     return (
         f"\n<h2>{title}</h2>\n"
         f'<div class="scroll"><table class="moves cards keyed moves-{escape(key)}">\n'

@@ -1,4 +1,4 @@
-"""A match's page in four queries (issue 23, cold pages): the match with its game and
+"""A match's page through its template in four queries (issue 23, cold pages): the match with its game and
 club, its seats with their players, its events (read once for the history and for the
 lists that counted it) and those lists. What it shows is what the former reads gave:
 the events oldest first with their authors, the record's text in the organisers'
@@ -14,6 +14,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils.html import escape
 
+from quotient import views
 from quotient.demo import rename_players
 from scoring.engine.divisor import random_record
 from scoring.models import Match
@@ -30,7 +31,12 @@ def stored(club, seed: int, seats: int) -> Match:
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("language", ["en", "fr", "de"])
-def test_the_match_page_reads_four_queries(client, club, players, organiser, evening, language):
+def test_the_match_page_reads_four_queries(
+    client, club, players, organiser, evening, language, monkeypatch
+):
+    """The template's page (its organisers' and its players'; anyone else's is one
+    query, ``test_match_page_rows``)."""
+    monkeypatch.setattr(views, "match_html", lambda request, pk: None)
     match = stored(club, 1, 4)
     corrected = stored(club, 2, 3)
     record = random_record(3, players=3, set=6)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import datetime as dt
 import json
+import re
 
 import pytest
 import time_machine
@@ -335,13 +336,17 @@ def test_the_match_page_says_which_lists_counted_it(client, match_id, organiser,
         assert withdraw(api, match_id).status_code == 200
     with time_machine.travel(dt.datetime(2027, 2, 1, 0, 15, tzinfo=dt.UTC), tick=False):
         publish(dt.date(2027, 1, 1), 1)  # after the withdrawal: not counted
+    page = client.get(f"/matches/{match_id}/").content.decode()  # from rows (anonymous)
+    shown = re.findall(r'">(\d{4}-\d\d)</a> — revision (\d), version (\d) of the record', page)
+    assert shown == [("2026-11", "1", "1"), ("2026-11", "2", "2"), ("2026-12", "1", "2")]
+    assert "/rankings/divisor/2026-11/" in page
+    client.force_login(organiser)  # the template's page
     page = client.get(f"/matches/{match_id}/")
     rows = [
         (row["ranking"].month.isoformat(), row["ranking"].revision, row["version"])
         for row in page.context["counted_in"]
     ]
     assert rows == [("2026-11-01", 1, 1), ("2026-11-01", 2, 2), ("2026-12-01", 1, 2)]
-    assert "/rankings/divisor/2026-11/" in page.content.decode()
 
 
 @pytest.mark.django_db
