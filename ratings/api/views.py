@@ -21,6 +21,7 @@ from __future__ import annotations
 from datetime import date
 from typing import cast
 
+from django.core.paginator import InvalidPage
 from django.http import HttpResponseBase
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
@@ -94,6 +95,21 @@ class EntryPagination(Pagination):
         if not _positive(raw):
             raise ValidationError({self.page_query_param: "a page number from 1"})
         return int(raw)
+
+    def paginate_queryset(self, queryset, request: Request, view=None) -> list[EntryRow]:
+        """The page's rows, as the base class pages them, taken from the page's list
+        at once (the base class walks the page an item at a time)."""
+        self.request = request
+        size = self.get_page_size(request)
+        paginator = self.django_paginator_class(queryset, size)
+        number = self.get_page_number(request, paginator)
+        try:
+            self.page = paginator.page(number)
+        except InvalidPage as exc:
+            raise NotFound(self.invalid_page_message.format(page_number=number)) from exc
+        if paginator.num_pages > 1 and self.template is not None:
+            self.display_page_controls = True
+        return list(self.page.object_list)
 
     def get_previous_link(self) -> str | None:
         """The previous page's link, ``page=1`` written out (the base class drops it)."""
