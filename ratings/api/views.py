@@ -83,6 +83,7 @@ class EntryPagination(Pagination):
     def __init__(self, page_query_param: str) -> None:
         self.page_query_param = page_query_param
         self.invalid_page_message = f"{page_query_param} {{page_number}} does not exist"
+        self._absolute: str | None = None
 
     def get_page_size(self, request: Request) -> int:
         raw = request.query_params.get(self.page_size_query_param, str(self.page_size))
@@ -111,12 +112,24 @@ class EntryPagination(Pagination):
             self.display_page_controls = True
         return list(self.page.object_list)
 
+    def get_next_link(self) -> str | None:
+        """The next page's link, as the base class writes it."""
+        if self.page is None or self.request is None or not self.page.has_next():
+            return None
+        return replace_query_param(self._url(), self.page_query_param, self.page.next_page_number())
+
     def get_previous_link(self) -> str | None:
         """The previous page's link, ``page=1`` written out (the base class drops it)."""
         if self.page is None or self.request is None or not self.page.has_previous():
             return None
-        url = self.request.build_absolute_uri()
+        url = self._url()
         return replace_query_param(url, self.page_query_param, self.page.previous_page_number())
+
+    def _url(self) -> str:
+        """The request's absolute URL, built once for both links."""
+        if self._absolute is None:
+            self._absolute = cast(Request, self.request).build_absolute_uri()
+        return self._absolute
 
     def paginate(self, queryset, request: Request) -> tuple[list[EntryRow], dict]:
         """One page of ``queryset`` and its links (``count``, ``next``, ``previous``)."""
