@@ -97,7 +97,7 @@ class EntryPagination(Pagination):
             raise ValidationError({self.page_query_param: "a page number from 1"})
         return int(raw)
 
-    def paginate_queryset(self, queryset, request: Request, view=None) -> list[EntryRow]:
+    def paginate_queryset(self, queryset, request: Request, view=None) -> list:
         """The page's rows, as the base class pages them, taken from the page's list
         at once (the base class walks the page an item at a time)."""
         self.request = request
