@@ -172,8 +172,10 @@ def public_display_name(handle: str, display_name: str, public_name: bool) -> st
     """A player's public name from its columns (lists built from rows, not players)."""
     if public_name:
         return display_name
-    parts = [p for p in display_name.replace("-", " ").split() if p]
-    return " ".join(f"{p[0].upper()}." for p in parts) or handle[:1].upper() + "."
+    parts = display_name.replace("-", " ").split()  # no empty part: split() drops them
+    if not parts:
+        return handle[:1].upper() + "."
+    return " ".join([part[0].upper() + "." for part in parts])
 
 
 def public_names(handles: Collection[str]) -> dict[str, str]:

@@ -92,7 +92,8 @@ MIDDLEWARE = [
     "quotient.accounts.middleware.TwoFactorRequiredMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "csp.middleware.CSPMiddleware",
+    # django-csp's, its policies built once a process
+    "core.csp.CSPMiddleware",
     "core.error_pages.RefusalPagesMiddleware",
     # last: it answers a locked-out login with 429 (django-axes)
     "axes.middleware.AxesMiddleware",

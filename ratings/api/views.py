@@ -21,6 +21,7 @@ from __future__ import annotations
 from datetime import date
 from typing import cast
 
+from django.core.paginator import InvalidPage
 from django.http import HttpResponseBase
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
@@ -82,6 +83,7 @@ class EntryPagination(Pagination):
     def __init__(self, page_query_param: str) -> None:
         self.page_query_param = page_query_param
         self.invalid_page_message = f"{page_query_param} {{page_number}} does not exist"
+        self._absolute: str | None = None
 
     def get_page_size(self, request: Request) -> int:
         raw = request.query_params.get(self.page_size_query_param, str(self.page_size))
@@ -95,12 +97,39 @@ class EntryPagination(Pagination):
             raise ValidationError({self.page_query_param: "a page number from 1"})
         return int(raw)
 
+    def paginate_queryset(self, queryset, request: Request, view=None) -> list:
+        """The page's rows, as the base class pages them, taken from the page's list
+        at once (the base class walks the page an item at a time)."""
+        self.request = request
+        size = self.get_page_size(request)
+        paginator = self.django_paginator_class(queryset, size)
+        number = self.get_page_number(request, paginator)
+        try:
+            self.page = paginator.page(number)
+        except InvalidPage as exc:
+            raise NotFound(self.invalid_page_message.format(page_number=number)) from exc
+        if paginator.num_pages > 1 and self.template is not None:
+            self.display_page_controls = True
+        return list(self.page.object_list)
+
+    def get_next_link(self) -> str | None:
+        """The next page's link, as the base class writes it."""
+        if self.page is None or self.request is None or not self.page.has_next():
+            return None
+        return replace_query_param(self._url(), self.page_query_param, self.page.next_page_number())
+
     def get_previous_link(self) -> str | None:
         """The previous page's link, ``page=1`` written out (the base class drops it)."""
         if self.page is None or self.request is None or not self.page.has_previous():
             return None
-        url = self.request.build_absolute_uri()
+        url = self._url()
         return replace_query_param(url, self.page_query_param, self.page.previous_page_number())
+
+    def _url(self) -> str:
+        """The request's absolute URL, built once for both links."""
+        if self._absolute is None:
+            self._absolute = cast(Request, self.request).build_absolute_uri()
+        return self._absolute
 
     def paginate(self, queryset, request: Request) -> tuple[list[EntryRow], dict]:
         """One page of ``queryset`` and its links (``count``, ``next``, ``previous``)."""

@@ -3,13 +3,15 @@ a correction or withdrawal, its history, the review of repeated results."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from django.db import connection
 from django.utils.encoding import smart_str
+from django.utils.timezone import is_aware
 from django.utils.translation import gettext_lazy as _
-from rest_framework import serializers
+from rest_framework import ISO_8601, serializers
+from rest_framework.settings import api_settings
 
 from federation.models import Club, public_display_name
 from scoring.models import AnalysisState, Match, MatchEvent, MatchSeat, Status, Verification
@@ -46,10 +48,7 @@ def list_rows(rows: list[dict[str, Any]], *, with_seats: bool = False) -> list[d
     ``match_first_rows`` reads them), else they are read (``seat_values``)."""
     # the dates written by the fields MatchListSerializer has for them, the zone
     # looked up once a page rather than once a row
-    zone = serializers.DateTimeField().default_timezone()
-    when = serializers.DateTimeField(default_timezone=zone).to_representation
-    day = serializers.DateField().to_representation
-    month = serializers.DateField(format="%Y-%m").to_representation
+    when, day, month = _date_writers()
     if with_seats:
         seats = {row["id"]: row["seats"] for row in rows}
     else:
@@ -72,6 +71,35 @@ def list_rows(rows: list[dict[str, Any]], *, with_seats: bool = False) -> list[d
         }
         for row in rows
     ]
+
+
+def _date_writers() -> tuple[Callable[[Any], Any], Callable[[Any], Any], Callable[[Any], Any]]:
+    """How ``MatchListSerializer``'s fields write ``submitted_at``, ``played_on`` and
+    ``counted_month``: with DRF's ISO 8601 formats (the default), the same strings
+    written directly (the zone looked up once a page), else the fields themselves."""
+    zone = serializers.DateTimeField().default_timezone()
+    field = serializers.DateTimeField(default_timezone=zone).to_representation
+    iso = api_settings.DATETIME_FORMAT, api_settings.DATE_FORMAT
+    if zone is None or any(not isinstance(f, str) or f.lower() != ISO_8601 for f in iso):
+        return (
+            field,
+            serializers.DateField().to_representation,
+            serializers.DateField(format="%Y-%m").to_representation,
+        )
+
+    def when(value: Any) -> Any:
+        if not value or isinstance(value, str) or not is_aware(value):
+            return field(value)  # the field's own checks (a naive time made aware)
+        text = value.astimezone(zone).isoformat()
+        return text[:-6] + "Z" if text.endswith("+00:00") else text
+
+    def day(value: Any) -> Any:
+        return value.isoformat() if value and not isinstance(value, str) else value or None
+
+    def month(value: Any) -> Any:
+        return f"{value:%Y-%m}" if value and not isinstance(value, str) else value or None
+
+    return when, day, month
 
 
 def created_body(match: Match, seats: Sequence[MatchSeat]) -> dict[str, Any]:
