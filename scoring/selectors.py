@@ -14,6 +14,7 @@ from django.db import connection
 from django.db.models import Exists, F, Model, OuterRef, Prefetch, QuerySet, Subquery
 from django.utils.translation import gettext
 
+from core.prepared import prepared_cursor
 from federation.models import Club, Game, Player, public_display_name
 from federation.months import next_month
 from scoring.models import Match, MatchEvent, MatchSeat, Status
@@ -183,7 +184,7 @@ def match_detail_rows(pk: int, *, columns: str = "", joins: str = "") -> list[tu
     three and model instances; no row: no such match. The JSON columns are as the
     database sends them (text on PostgreSQL: ``Match.result``'s field decodes them)."""
     sql = _detail_sql().replace("{columns}", columns).replace("{joins}", joins)
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute(sql, [pk])
         return cursor.fetchall()
 
@@ -243,7 +244,7 @@ def match_first_rows(limit: int, **filters: Any) -> list[dict[str, Any]]:
     and their players as one JSON array a match) where the rows and their seats took
     three."""
     where, params = _list_where(**filters)
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute(_page_sql().replace("{where}", where), [*params, limit])
         found = cursor.fetchall()
     rows = []
@@ -272,7 +273,7 @@ def match_count(cap: int, **filters: Any) -> int | None:
     None (one query, reading at most ``cap + 1`` rows' keys)."""
     where, params = _list_where(**filters)
     sql = f"SELECT COUNT(*) FROM (SELECT 1 FROM {_table(Match)} m WHERE {where} LIMIT %s) t"
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute(sql, [*params, cap + 1])
         counted = int(cursor.fetchone()[0])
     return counted if counted <= cap else None
@@ -419,7 +420,7 @@ def player_matches_page(
     seats__player=...)`` orders them, as rows, and how many matches the player has
     (None when the page is empty: the count is then ``player_match_count``)."""
     args = {"player": player_id, "limit": limit, "offset": offset}
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute(PLAYER_MATCHES_SQL, args)
         rows = cursor.fetchall()
     matches: list[MatchRow] = []
@@ -447,6 +448,6 @@ def player_matches_page(
 
 def player_match_count(player_id: int) -> int:
     """How many matches the player has a seat in (one index-only count)."""
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute(PLAYER_MATCH_COUNT_SQL, [player_id])
         return int(cursor.fetchone()[0])
