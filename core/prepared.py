@@ -54,4 +54,11 @@ def _cursor_class() -> type:
         def execute(self, query: Any, params: Any = None, **kwargs: Any) -> Any:
             return super().execute(query, params, prepare=True, **kwargs)
 
+        def _send_query_prepared(self, name: bytes, pgq: Any, **kwargs: Any) -> None:
+            # psycopg keeps the query it sent (``_query``, which Django logs and
+            # ``CaptureQueriesContext`` counts) for an unprepared query only: here
+            # too, its text (with ``$1``... for the parameters)
+            self._query = pgq
+            super()._send_query_prepared(name, pgq, **kwargs)
+
     return PreparingCursor
