@@ -223,7 +223,7 @@ def _list_where(
 
 
 @functools.cache
-def _page_sql() -> str:
+def _page_sql(counted: bool = False) -> str:
     seats, players = _table(MatchSeat), _table(Player)
     return (
         "SELECT m.id, m.played_on, m.game_number, m.submitted_at, m.status, m.version,"
@@ -231,7 +231,8 @@ def _page_sql() -> str:
         " (SELECT json_agg(json_build_array(s.seat, p.handle, p.display_name,"
         " p.public_name, s.score, s.rank, s.points, s.deduction) ORDER BY s.seat)::text"
         f" FROM {seats} s JOIN {players} p ON p.id = s.player_id WHERE s.match_id = m.id)"
-        f" FROM {_table(Match)} m JOIN {_table(Game)} g ON g.id = m.game_id"
+        + (", count(*) OVER ()" if counted else "")
+        + f" FROM {_table(Match)} m JOIN {_table(Game)} g ON g.id = m.game_id"
         f" JOIN {_table(Club)} c ON c.id = m.club_id WHERE {{where}}"
         " ORDER BY m.played_on DESC, m.id DESC LIMIT %s"
     )
@@ -243,12 +244,38 @@ def match_first_rows(limit: int, **filters: Any) -> list[dict[str, Any]]:
     ``seats`` as ``seat_values`` writes them: one query (PostgreSQL's SQL: the seats
     and their players as one JSON array a match) where the rows and their seats took
     three."""
+    return _first_rows(limit, filters, counted=False)[0]
+
+
+def match_first_page(
+    size: int, cap: int, **filters: Any
+) -> tuple[list[dict[str, Any]], bool, int | None]:
+    """The first page of ``match_list(**filters)``: its ``size`` first rows (as
+    ``match_first_rows``), whether more follow, and how many matches the list has when
+    at most ``cap`` (else None). A player's list is short (tens of matches, which its
+    order reads all of anyway): its count comes with its rows, a window count in the
+    same query, as the player page's; another list is counted by a second query
+    (``match_count``), only when more follow."""
+    if filters.get("player"):
+        rows, total = _first_rows(size, filters, counted=True)
+        more = total > size
+        return rows, more, total if total <= cap or not more else None
+    rows = match_first_rows(size + 1, **filters)
+    more, rows = len(rows) > size, rows[:size]
+    return rows, more, match_count(cap, **filters) if more else len(rows)
+
+
+def _first_rows(
+    limit: int, filters: dict[str, Any], *, counted: bool
+) -> tuple[list[dict[str, Any]], int]:
+    """``match_first_rows`` and, ``counted``, the list's size (else 0)."""
     where, params = _list_where(**filters)
     with prepared_cursor() as cursor:
-        cursor.execute(_page_sql().replace("{where}", where), [*params, limit])
+        cursor.execute(_page_sql(counted).replace("{where}", where), [*params, limit])
         found = cursor.fetchall()
     rows = []
-    for *values, seats in found:
+    total = found[0][-1] if counted and found else 0
+    for *values, seats in (row[:-1] if counted else row for row in found):
         row = dict(zip((*ROW_COLUMNS, "game_key", "club_slug"), values, strict=True))
         row["seats"] = [
             {
@@ -265,7 +292,7 @@ def match_first_rows(limit: int, **filters: Any) -> list[dict[str, Any]]:
             )
         ]
         rows.append(row)
-    return rows
+    return rows, total
 
 
 def match_count(cap: int, **filters: Any) -> int | None:
