@@ -18,9 +18,9 @@ they always do.
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
+import psycopg
 from django.conf import settings
 from django.db import connection
 from django.db.backends.utils import CursorWrapper
@@ -40,25 +40,23 @@ def prepared_cursor() -> CursorWrapper:
         # Django turns psycopg's automatic preparing off (its own cursors never
         # prepare); this cursor asks for it query by query (``prepare=True``)
         raw.prepare_threshold = 0
+    connection.validate_thread_sharing()
     with connection.wrap_database_errors:
-        return connection._prepare_cursor(_cursor_class()(raw))
+        cursor: Any = PreparingCursor(raw)
+    if connection.queries_logged:
+        return connection.make_debug_cursor(cursor)
+    return connection.make_cursor(cursor)
 
 
-@functools.cache
-def _cursor_class() -> type:
-    """psycopg's server-binding cursor (Django's, with ``callproc``) preparing every
-    query it runs; made at first use, on PostgreSQL only."""
-    from django.db.backends.postgresql.base import ServerBindingCursor
+class PreparingCursor(psycopg.Cursor[Any]):
+    """psycopg's server-binding cursor, preparing every query it runs."""
 
-    class PreparingCursor(ServerBindingCursor):  # type: ignore[misc,valid-type]
-        def execute(self, query: Any, params: Any = None, **kwargs: Any) -> Any:
-            return super().execute(query, params, prepare=True, **kwargs)
+    def execute(self, query: Any, params: Any = None, **kwargs: Any) -> Any:
+        return super().execute(query, params, prepare=True, **kwargs)
 
-        def _send_query_prepared(self, name: bytes, pgq: Any, **kwargs: Any) -> None:
-            # psycopg keeps the query it sent (``_query``, which Django logs and
-            # ``CaptureQueriesContext`` counts) for an unprepared query only: here
-            # too, its text (with ``$1``... for the parameters)
-            self._query = pgq
-            super()._send_query_prepared(name, pgq, **kwargs)
-
-    return PreparingCursor
+    def _send_query_prepared(self, name: bytes, pgq: Any, **kwargs: Any) -> None:
+        # psycopg keeps the query it sent (``_query``, which Django logs and
+        # ``CaptureQueriesContext`` counts) for an unprepared query only: here too,
+        # its text (with ``$1``... for the parameters)
+        self._query = pgq
+        super()._send_query_prepared(name, pgq, **kwargs)
