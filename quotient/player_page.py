@@ -21,7 +21,6 @@ from functools import lru_cache
 from typing import Any
 from urllib.parse import quote
 
-from django.db import connection
 from django.http import Http404, HttpRequest
 from django.template.defaultfilters import floatformat
 from django.urls import get_script_prefix, get_urlconf, reverse
@@ -29,6 +28,7 @@ from django.utils.html import conditional_escape, escape
 from django.utils.translation import gettext, ngettext
 from django_countries.fields import Country
 
+from core.prepared import prepared_cursor
 from federation.models import public_display_name
 from federation.months import month_index, month_label, parse_month, previous_month
 from quotient.charts import ChartWords, MonthPoint, ranking_chart
@@ -61,7 +61,7 @@ class PagePlayer:
 def page_player(handle: str) -> PagePlayer:
     """The player of ``handle`` whatever its case (``Player.objects.by_handle``);
     ``Http404`` when there is none."""
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute(PLAYER_SQL, [handle])
         row = cursor.fetchone()
     if row is None:
@@ -362,7 +362,7 @@ GAMES_SQL = "SELECT key, name FROM federation_game ORDER BY key"
 def _what_if(player: PagePlayer) -> str:
     """The what-if section and its form (``ratings/_what_if_form.html``, nothing
     asked yet), every game offered."""
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute(GAMES_SQL)
         games = cursor.fetchall()
     options = "".join(

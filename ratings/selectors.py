@@ -21,6 +21,7 @@ from django.db import connection
 from django.db.models import F, Max, Model, OuterRef, Prefetch, QuerySet, Subquery
 from django.utils.translation import gettext
 
+from core.prepared import prepared_cursor
 from federation.models import Club, Game, Player, public_display_name
 from federation.months import age, first_day, month_index
 from ratings.engine.params import Params, weight
@@ -256,7 +257,7 @@ def read_slices(wanted: list[tuple[ListPart, int, int]], players: str | None = N
     for n, (part, start, stop) in enumerate(unread):
         params += [n, *part.query(start, stop)]
     found: list[list[EntryRow]] = [[] for _ in unread]
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute(f"SELECT * FROM ({sql}) rows ORDER BY part, position", params)
         for row in cursor.fetchall():
             found[row[12]].append(entry_row(row[:12]))
@@ -365,7 +366,7 @@ def player_history_rows(handle: str, limit: int) -> list[tuple[Any, ...]] | None
     provisional, results_counted, movement)``, at most ``limit`` of them, in its order;
     None when no player has that handle. One query (PostgreSQL's SQL: ``LATERAL``)
     where the player, the entries and their count took three."""
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute(_history_sql(), [limit, handle])
         rows = cursor.fetchall()
     if not rows:
@@ -514,7 +515,7 @@ ORDER BY g.key, l.month DESC
 def player_page_entries(*, player_id: int) -> list[HistoryEntry]:
     """``player_history`` as plain rows (one query, no model instance), by game key,
     newest month first."""
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute(HISTORY_SQL, [player_id])
         rows = cursor.fetchall()
     return [
@@ -587,7 +588,7 @@ def history_entry_results(entry: HistoryEntry, player_id: int) -> list[CountedRe
         "player": player_id,
         "withdrawn": Status.WITHDRAWN.value,
     }
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute(COUNTED_SQL, args)
         rows = cursor.fetchall()
     by_match: dict[int, list[tuple[Any, ...]]] = {}

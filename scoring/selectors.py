@@ -14,6 +14,7 @@ from django.db import connection
 from django.db.models import Exists, F, Model, OuterRef, Prefetch, QuerySet, Subquery
 from django.utils.translation import gettext
 
+from core.prepared import prepared_cursor
 from federation.models import Club, Game, Player, public_display_name
 from federation.months import next_month
 from scoring.models import Match, MatchEvent, MatchSeat, Status
@@ -183,7 +184,7 @@ def match_detail_rows(pk: int, *, columns: str = "", joins: str = "") -> list[tu
     three and model instances; no row: no such match. The JSON columns are as the
     database sends them (text on PostgreSQL: ``Match.result``'s field decodes them)."""
     sql = _detail_sql().replace("{columns}", columns).replace("{joins}", joins)
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute(sql, [pk])
         return cursor.fetchall()
 
@@ -222,7 +223,7 @@ def _list_where(
 
 
 @functools.cache
-def _page_sql() -> str:
+def _page_sql(counted: bool = False) -> str:
     seats, players = _table(MatchSeat), _table(Player)
     return (
         "SELECT m.id, m.played_on, m.game_number, m.submitted_at, m.status, m.version,"
@@ -230,7 +231,8 @@ def _page_sql() -> str:
         " (SELECT json_agg(json_build_array(s.seat, p.handle, p.display_name,"
         " p.public_name, s.score, s.rank, s.points, s.deduction) ORDER BY s.seat)::text"
         f" FROM {seats} s JOIN {players} p ON p.id = s.player_id WHERE s.match_id = m.id)"
-        f" FROM {_table(Match)} m JOIN {_table(Game)} g ON g.id = m.game_id"
+        + (", count(*) OVER ()" if counted else "")
+        + f" FROM {_table(Match)} m JOIN {_table(Game)} g ON g.id = m.game_id"
         f" JOIN {_table(Club)} c ON c.id = m.club_id WHERE {{where}}"
         " ORDER BY m.played_on DESC, m.id DESC LIMIT %s"
     )
@@ -242,12 +244,38 @@ def match_first_rows(limit: int, **filters: Any) -> list[dict[str, Any]]:
     ``seats`` as ``seat_values`` writes them: one query (PostgreSQL's SQL: the seats
     and their players as one JSON array a match) where the rows and their seats took
     three."""
+    return _first_rows(limit, filters, counted=False)[0]
+
+
+def match_first_page(
+    size: int, cap: int, **filters: Any
+) -> tuple[list[dict[str, Any]], bool, int | None]:
+    """The first page of ``match_list(**filters)``: its ``size`` first rows (as
+    ``match_first_rows``), whether more follow, and how many matches the list has when
+    at most ``cap`` (else None). A player's list is short (tens of matches, which its
+    order reads all of anyway): its count comes with its rows, a window count in the
+    same query, as the player page's; another list is counted by a second query
+    (``match_count``), only when more follow."""
+    if filters.get("player"):
+        rows, total = _first_rows(size, filters, counted=True)
+        more = total > size
+        return rows, more, total if total <= cap or not more else None
+    rows = match_first_rows(size + 1, **filters)
+    more, rows = len(rows) > size, rows[:size]
+    return rows, more, match_count(cap, **filters) if more else len(rows)
+
+
+def _first_rows(
+    limit: int, filters: dict[str, Any], *, counted: bool
+) -> tuple[list[dict[str, Any]], int]:
+    """``match_first_rows`` and, ``counted``, the list's size (else 0)."""
     where, params = _list_where(**filters)
-    with connection.cursor() as cursor:
-        cursor.execute(_page_sql().replace("{where}", where), [*params, limit])
+    with prepared_cursor() as cursor:
+        cursor.execute(_page_sql(counted).replace("{where}", where), [*params, limit])
         found = cursor.fetchall()
     rows = []
-    for *values, seats in found:
+    total = found[0][-1] if counted and found else 0
+    for *values, seats in (row[:-1] if counted else row for row in found):
         row = dict(zip((*ROW_COLUMNS, "game_key", "club_slug"), values, strict=True))
         row["seats"] = [
             {
@@ -264,7 +292,7 @@ def match_first_rows(limit: int, **filters: Any) -> list[dict[str, Any]]:
             )
         ]
         rows.append(row)
-    return rows
+    return rows, total
 
 
 def match_count(cap: int, **filters: Any) -> int | None:
@@ -272,7 +300,7 @@ def match_count(cap: int, **filters: Any) -> int | None:
     None (one query, reading at most ``cap + 1`` rows' keys)."""
     where, params = _list_where(**filters)
     sql = f"SELECT COUNT(*) FROM (SELECT 1 FROM {_table(Match)} m WHERE {where} LIMIT %s) t"
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute(sql, [*params, cap + 1])
         counted = int(cursor.fetchone()[0])
     return counted if counted <= cap else None
@@ -419,7 +447,7 @@ def player_matches_page(
     seats__player=...)`` orders them, as rows, and how many matches the player has
     (None when the page is empty: the count is then ``player_match_count``)."""
     args = {"player": player_id, "limit": limit, "offset": offset}
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute(PLAYER_MATCHES_SQL, args)
         rows = cursor.fetchall()
     matches: list[MatchRow] = []
@@ -447,6 +475,6 @@ def player_matches_page(
 
 def player_match_count(player_id: int) -> int:
     """How many matches the player has a seat in (one index-only count)."""
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute(PLAYER_MATCH_COUNT_SQL, [player_id])
         return int(cursor.fetchone()[0])

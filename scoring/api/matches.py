@@ -61,9 +61,8 @@ from scoring.errors import MatchRejected
 from scoring.models import Match, Status
 from scoring.records import RECORD_LIMIT
 from scoring.selectors import (
-    match_count,
     match_detail_rows,
-    match_first_rows,
+    match_first_page,
     match_list,
     match_values,
     repeated_results,
@@ -220,9 +219,10 @@ class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
 
     def first_page(self, request: Request, filters: dict[str, Any]) -> dict | None:
         """The list's first page in JSON as the paginator writes it, read in one query
-        (``match_first_rows``: rows and seats), counted from its rows when they fit on
-        it, else with one query more (``match_count``); None where the paginator's way
-        answers (another page, a page size, the browsable API, a count over the cap)."""
+        (``match_first_page``: rows and seats, a player's count with them), counted
+        from its rows when they fit on it, else with one query more; None where the
+        paginator's way answers (another page, a page size, the browsable API, a count
+        over the cap)."""
         params = request.query_params
         paged = any(name in params for name in ("cursor", "page", "page_size"))
         if paged or request.accepted_renderer.format != "json":
@@ -231,9 +231,7 @@ class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
             return None
         paginator = cast(KeysetPagination, self.paginator)
         size = paginator.page_size
-        rows = match_first_rows(size + 1, **filters)
-        more, rows = len(rows) > size, rows[:size]
-        count = match_count(COUNT_CAP, **filters) if more else len(rows)
+        rows, more, count = match_first_page(size, COUNT_CAP, **filters)
         if count is None:
             return None
         paginator.first_page(request, rows, more=more, count=count)

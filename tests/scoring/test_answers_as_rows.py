@@ -22,7 +22,7 @@ from quotient.demo import rename_players
 from ratings.services import ranking_publish
 from scoring.engine.divisor import random_record
 from scoring.models import Match
-from scoring.selectors import match_list
+from scoring.selectors import match_count, match_first_page, match_first_rows, match_list
 from scoring.services import match_correct, match_record, match_withdraw
 from tests.builders import record_month
 from tests.factories import PlayerFactory
@@ -185,6 +185,46 @@ def test_the_first_page_takes_one_query_or_two_past_the_page(api, club, players,
         "?month=2026-10&player=ana": (1, False),
         "": (2, True),
     }
+
+
+@pytest.mark.django_db
+def test_the_first_page_with_its_count_is_the_rows_and_their_count_query(
+    organiser, club, players, month_end
+):
+    """``match_first_page`` (a player's count in the rows' query) against the rows
+    read one past the page and counted by ``match_count`` (the way every other list
+    takes), and the ORM's count: pages that fit, end or overflow the list, and caps
+    below, at and above its size."""
+    matches = record_matches(club, 0, 31)
+    match_withdraw(match=matches[3], reason="gone", by=organiser)
+    filters = [
+        {"player": "ANA"},
+        {"player": "dan"},
+        {"player": "cem", "status": ["withdrawn"]},
+        {"player": "ben", "game": "divisor", "month": dt.date(2026, 10, 1), "club": "lyon"},
+        {"player": "nobody"},
+        {"game": "divisor"},
+    ]
+    for wanted in filters:
+        size_of_list = match_list(**wanted).count()
+        for size in (1, 10, 11, 30, 31, 50):
+            for cap in (0, 10, size_of_list - 1, size_of_list, 1_000):
+                rows, more, count = match_first_page(size, cap, **wanted)
+                past = match_first_rows(size + 1, **wanted)
+                assert rows == past[:size], (wanted, size)
+                assert more == (len(past) > size) == (size_of_list > size), (wanted, size)
+                counted = match_count(cap, **wanted) if more else len(rows)
+                assert count == counted, (wanted, size, cap)
+                assert count == (size_of_list if size_of_list <= cap or not more else None)
+
+
+@pytest.mark.django_db
+def test_a_players_first_page_is_one_query_past_the_page_too(api, club, players, month_end):
+    record_matches(club, 0, 52)
+    with CaptureQueriesContext(connection) as captured:
+        body = api.get("/api/v1/matches/?player=ana&fresh=1").json()
+    assert len(captured) == 1
+    assert body["count"] == 52 and len(body["results"]) == 50 and body["next"]
 
 
 @pytest.fixture
