@@ -26,13 +26,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
-from django.db import connection
 from django.http import Http404, HttpRequest
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.html import escape
 from django.utils.translation import gettext
 
+from core.prepared import prepared_cursor
 from federation.models import Club, public_display_name
 from federation.permissions import can_write_for_club
 from federation.players import player_of
@@ -154,7 +154,7 @@ def page_match(pk: int) -> PageMatch:
     """The match ``pk`` with everything its page shows; ``Http404`` when there is
     none (as ``get_object_or_404`` says it)."""
     window = int(getattr(settings, "RANKING_PARAMS", {}).get("window", 12))
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute(MATCH_SQL, [window, pk])
         row = cursor.fetchone()
     if row is None:
