@@ -3,8 +3,9 @@
 Runs ``count`` distinct valid submissions (those of ``bench/pages.py``) through
 Django's test client under the benchmark's production-like settings (DEBUG off,
 throttling off), on the benchmark's database, and prints the mean queries, CPU ms
-and wall ms a POST, and the same for the API root's GET. The submissions are
-deleted afterwards. ``--profile`` prints cProfile's top functions (CPU time).
+and wall ms a POST, the CPU ms of the PostgreSQL backend serving them (read from
+``/proc``: the server runs on this machine), and the same for the API root's GET.
+The submissions are deleted afterwards. ``--profile`` prints cProfile's top functions (CPU time).
 
     .venv/bin/python bench/post_inprocess.py --database quotient_submit_pages --count 200
 """
@@ -73,10 +74,12 @@ def main() -> None:
                 profiler = cProfile.Profile(time.process_time)
                 profiler.enable()
             with CaptureQueriesContext(connection) as queries:
+                server = backend_cpu(connection)
                 cpu, wall = time.process_time(), time.perf_counter()
                 for body in todo:
                     call(body)
                 cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+                server = backend_cpu(connection) - server
             if profiler is not None:
                 import pstats
 
@@ -85,13 +88,27 @@ def main() -> None:
             n = len(todo)
             print(
                 f"{name}: {len(queries) / n:.1f} queries, {1000 * cpu / n:.2f} ms CPU, "
-                f"{1000 * wall / n:.2f} ms wall (mean of {n})"
+                f"{1000 * wall / n:.2f} ms wall, {1000 * server / n:.2f} ms PostgreSQL CPU"
+                f" (mean of {n})"
             )
             if call is post:  # the queries of the last POST
                 print("\n".join(f"  {q['sql'][:100]}" for q in queries.captured_queries[-6:]))
     finally:
         print(f"removed {remove_submissions():,} rows of the submissions")
     print(f"load average: {os.getloadavg()}")
+
+
+def backend_cpu(connection) -> float:
+    """The CPU seconds (user and system) the PostgreSQL backend serving ``connection``
+    has used so far, from ``/proc`` (the server is on this machine); 0 elsewhere."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        pid = cursor.fetchone()[0]
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 if __name__ == "__main__":

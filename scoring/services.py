@@ -12,6 +12,7 @@ found by meaning: the fingerprint is taken over the canonical record.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from datetime import date, datetime
@@ -180,6 +181,41 @@ def submission_reads(user: Any, slug: Any, record: Any) -> SubmissionReads | Non
     folded = sorted({h.lower() for h in handles}) if usable else []
     if any("\x00" in h for h in folded):
         folded = []
+    sql, club_names, player_names = _reads_statement()
+    params = [
+        user.pk,
+        Membership.Role.FEDERATION_ADMIN,
+        Membership.Role.ORGANISER,
+        slug,
+        key,
+        folded,
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
+    first = rows[0]
+    clubs, games = len(club_names), 3
+    club_row, game_row = first[1 : 1 + clubs], first[1 + clubs : 1 + clubs + games]
+    alias = connection.alias
+    return SubmissionReads(
+        user=user,
+        slug=slug,
+        club=Club.from_db(alias, club_names, club_row) if club_row[0] is not None else None,
+        allowed=bool(user.is_superuser or first[0]),
+        game=Game.from_db(alias, ["id", "key", "name"], game_row) if game_row[0] else None,
+        folded=folded,
+        players=[
+            Player.from_db(alias, player_names, row[1 + clubs + games :])
+            for row in rows
+            if row[1 + clubs + games] is not None
+        ],
+    )
+
+
+@functools.cache
+def _reads_statement() -> tuple[str, list[str], list[str]]:
+    """The statement of :func:`submission_reads` (PostgreSQL's: written once a
+    process) and the attribute names of its club's and its players' columns."""
     quote = connection.ops.quote_name
     club_fields, player_fields = Club._meta.concrete_fields, Player._meta.concrete_fields
     columns = [f"c.{quote(str(f.column))}" for f in club_fields]
@@ -196,39 +232,7 @@ def submission_reads(user: Any, slug: Any, record: Any) -> SubmissionReads | Non
         f" LEFT JOIN {game} AS g ON g.key = %s"
         f" LEFT JOIN {player} AS p ON LOWER(p.{quote('handle')}) = ANY(%s)"
     )
-    params = [
-        user.pk,
-        Membership.Role.FEDERATION_ADMIN,
-        Membership.Role.ORGANISER,
-        slug,
-        key,
-        folded,
-    ]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        rows = cursor.fetchall()
-    first = rows[0]
-    clubs, games = len(club_fields), 3
-    club_row, game_row = first[1 : 1 + clubs], first[1 + clubs : 1 + clubs + games]
-    alias = connection.alias
-    names = [f.attname for f in player_fields]
-    return SubmissionReads(
-        user=user,
-        slug=slug,
-        club=(
-            Club.from_db(alias, [f.attname for f in club_fields], club_row)
-            if club_row[0] is not None
-            else None
-        ),
-        allowed=bool(user.is_superuser or first[0]),
-        game=Game.from_db(alias, ["id", "key", "name"], game_row) if game_row[0] else None,
-        folded=folded,
-        players=[
-            Player.from_db(alias, names, row[1 + clubs + games :])
-            for row in rows
-            if row[1 + clubs + games] is not None
-        ],
-    )
+    return sql, [f.attname for f in club_fields], [f.attname for f in player_fields]
 
 
 def _seat_rows(

@@ -278,10 +278,13 @@ class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         data = request.data
         if isinstance(data, dict):  # a JSON object or a form: else the serializer refuses
             self.reads = submission_reads(request.user, data.get("club"), data.get("record"))
-        context = {"reads": self.reads}
-        payload = self.submit_serializer_class(data=request.data, context=context)
-        payload.is_valid(raise_exception=True)
-        recorded = self.record(payload.validated_data, request.user)
+        validated = self.submit_serializer_class.plain(data, self.reads)
+        if validated is None:  # not a plain submission: the serializer's walk answers
+            context = {"reads": self.reads}
+            payload = self.submit_serializer_class(data=request.data, context=context)
+            payload.is_valid(raise_exception=True)
+            validated = payload.validated_data
+        recorded = self.record(validated, request.user)
         body = self.created_body(recorded)
         body["warnings"] = [warning(code, **params) for code, params in recorded.warnings]
         return Response(body, status=status.HTTP_201_CREATED, headers=etag(recorded.match))
