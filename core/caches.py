@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import functools
 import logging
+import math
+import secrets
 import time
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -25,6 +27,32 @@ logger = logging.getLogger(__name__)
 
 #: seconds without a Redis call after a failure
 BACKOFF = 5.0
+
+#: One use of a budget (``SafeRedisCache.spend``), atomic: KEYS[1] is the budget, a
+#: sorted set of its use times; ARGV: now, the oldest time still counted is after
+#: ARGV[2], the limit, this use's member, the set's lifetime (ms). Granted: the use is
+#: counted and, with KEYS[2], ARGV[6] is kept there (ARGV[7]: seconds, 0 for ever);
+#: answers {1}. Refused: {0, the uses counted, the oldest one's time}.
+SPEND = """
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[2])
+local uses = redis.call('ZCARD', KEYS[1])
+if uses >= tonumber(ARGV[3]) then
+  local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+  return {0, uses, oldest[2] or ARGV[1]}
+end
+redis.call('ZADD', KEYS[1], ARGV[1], ARGV[4])
+redis.call('PEXPIRE', KEYS[1], ARGV[5])
+if KEYS[2] then
+  if ARGV[7] == '0' then
+    redis.call('SET', KEYS[2], ARGV[6])
+  else
+    redis.call('SET', KEYS[2], ARGV[6], 'EX', ARGV[7])
+  end
+end
+return {1}
+"""
+#: what ``spend`` answers: granted, and when refused the uses counted and the oldest's time
+Spent = tuple[bool, int, float]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -110,6 +138,39 @@ class SafeRedisCache(RedisCache):
     get_many = _safe(_empty)(RedisCache.get_many)
     set_many = _safe(_all_failed)(RedisCache.set_many)
     delete_many = _safe(_none)(RedisCache.delete_many)
+
+    @_safe(_none)
+    def spend(
+        self,
+        budget: str,
+        limit: int,
+        window: float,
+        now: float,
+        keep: tuple[str, Any, float | None] | None = None,
+    ) -> Spent | None:
+        """One use of ``budget`` (``limit`` uses per ``window`` seconds, sliding, the
+        rule of ``core.throttling.take``) in one atomic round trip, whatever the number
+        of processes counting; with ``keep`` (a key, a value and a timeout, as ``set``
+        takes them), that value is also set when the use is granted. None when Redis
+        fails (the caller then counts in its own memory)."""
+        client = self._cache.get_client(None, write=True)
+        keys = [self.make_and_validate_key(budget + ":uses")]
+        args: list[Any] = [repr(now), repr(now - window), limit]
+        args += [f"{now!r}:{secrets.token_hex(4)}", math.ceil(window * 1000)]
+        if keep is not None and (timeout := self.get_backend_timeout(keep[2])) != 0:
+            keys.append(self.make_and_validate_key(keep[0]))
+            value = self._cache._serializer.dumps(keep[1])  # type: ignore[attr-defined]
+            args += [value, timeout or 0]
+        answer = self._spend_script(client)(keys, args, client)
+        if answer[0]:
+            return True, 0, now
+        return False, int(answer[1]), float(answer[2])
+
+    def _spend_script(self, client: Any) -> Any:
+        script = getattr(self, "_spend", None)
+        if script is None:
+            script = self._spend = client.register_script(SPEND)
+        return script
 
     @_safe(_none)
     def clear(self) -> None:

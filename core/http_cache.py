@@ -150,20 +150,42 @@ def cached(
     value = kept(key)
     if value is None:
         value = compute()
-        if may_fill(by):
-            keep(key, value, timeout)
+        fill(key, value, timeout, by)
     return value
+
+
+def fill(key: str, value: Any, timeout: int | None, request: HttpRequest | None) -> None:
+    """``keep`` the value computed for ``request`` if it may fill the cache: the use
+    of its budget and the shared write are one round trip (``core.throttling.take``)."""
+    budget = fill_budget(request)
+    if budget is None:
+        keep(key, value, timeout)
+    elif take(
+        budget,
+        settings.CACHE_FILLS_PER_CLIENT,
+        settings.CACHE_FILL_WINDOW,
+        keep=(key, value, timeout),
+    ):
+        _keep_near(key, value, timeout)
 
 
 def may_fill(request: HttpRequest | None) -> bool:
     """Whether ``request`` may add a value to the cache (its client's budget)."""
-    if request is None:
+    budget = fill_budget(request)
+    if budget is None:
         return True
+    return take(budget, settings.CACHE_FILLS_PER_CLIENT, settings.CACHE_FILL_WINDOW)
+
+
+def fill_budget(request: HttpRequest | None) -> str | None:
+    """The budget of cache fills ``request`` draws on: its client's when anonymous;
+    None (no limit) for the site's own fills and a logged-in user's."""
+    if request is None:
+        return None
     user = getattr(request, "user", None)
     if user is not None and user.is_authenticated:
-        return True
-    budget = f"cache-fills:{client_address(request)}"
-    return take(budget, settings.CACHE_FILLS_PER_CLIENT, settings.CACHE_FILL_WINDOW)
+        return None
+    return f"cache-fills:{client_address(request)}"
 
 
 def kept(key: str) -> Any | None:
@@ -180,6 +202,10 @@ def kept(key: str) -> Any | None:
 def keep(key: str, value: Any, timeout: int | None = LONG) -> None:
     """Keep ``value`` under the content-addressed ``key``, shared and here."""
     cache.set(key, value, timeout)
+    _keep_near(key, value, timeout)
+
+
+def _keep_near(key: str, value: Any, timeout: int | None) -> None:
     near.set(key, value, min(timeout, NEAR_TIMEOUT) if timeout else NEAR_TIMEOUT)
 
 

@@ -21,7 +21,11 @@ from django.core.cache import caches
 from django.core.cache.backends.locmem import LocMemCache
 from rest_framework.throttling import AnonRateThrottle, SimpleRateThrottle, UserRateThrottle
 
+from core.caches import Spent
 from core.clients import client_address
+
+#: a value to keep in the shared cache with a granted use: its key, itself, its timeout
+Keep = tuple[str, Any, float | None]
 
 _MISSING = object()
 #: the per-process counters while the shared cache is down (bounded: it culls)
@@ -55,10 +59,38 @@ class FallbackCache:
 fallback_cache = FallbackCache()
 
 
-def take(key: str, limit: int, window: float) -> bool:
+def spend(
+    key: str, limit: int, window: float, now: float, keep: Keep | None = None
+) -> Spent | None:
+    """One use of the budget ``key`` counted in the shared cache, in one atomic round
+    trip (``core.caches.SafeRedisCache.spend``); None while it is down, or when it
+    cannot count so (the quick start's in-process cache): then count with ``local_take``."""
+    shared = caches["default"]
+    if shared_down(shared) or not hasattr(shared, "spend"):
+        return None
+    spent: Spent | None = shared.spend(key, limit, window, now, keep)
+    return spent
+
+
+def take(key: str, limit: int, window: float, *, keep: Keep | None = None) -> bool:
     """One use of the budget ``key`` (``limit`` uses per ``window`` seconds, sliding):
-    True when granted (and counted), False when the budget is spent."""
+    True when granted (and counted), False when the budget is spent. With ``keep`` (a
+    key, a value and a timeout for the shared cache), that value is set there when the
+    use is granted, in the same round trip."""
     now = time.time()
+    spent = spend(key, limit, window, now, keep)
+    if spent is not None:
+        return spent[0]
+    granted = local_take(key, limit, window, now)
+    if granted and keep is not None:
+        caches["default"].set(*keep)
+    return granted
+
+
+def local_take(key: str, limit: int, window: float, now: float) -> bool:
+    """``take`` from the history of the budget's uses in ``fallback_cache`` (a read
+    and a write): the shared cache's when it has no ``spend``, else this process's
+    memory while the shared cache is down."""
     history = [t for t in fallback_cache.get(key, []) if t > now - window]
     if len(history) >= limit:
         return False
@@ -75,6 +107,23 @@ class ClientThrottleMixin:
 
     def get_ident(self, request: Any) -> str:
         return client_address(request)
+
+    def allow_request(self, request: Any, view: Any) -> bool:
+        """DRF's sliding window, counted in one round trip (``spend``) while the
+        shared cache answers, else DRF's own way in ``fallback_cache``."""
+        if self.rate is None:  # type: ignore[attr-defined]
+            return True
+        key = self.get_cache_key(request, view)  # type: ignore[attr-defined]
+        if key is None:
+            return True
+        now = self.timer()  # type: ignore[attr-defined]
+        spent = spend(key, self.num_requests, self.duration, now)  # type: ignore[attr-defined]
+        if spent is None:
+            return super().allow_request(request, view)  # type: ignore[misc]
+        granted, uses, oldest = spent
+        # what DRF's ``wait`` reads (the Retry-After): the uses counted, the oldest last
+        self.key, self.now, self.history = key, now, [] if granted else [oldest] * uses
+        return granted
 
 
 class AnonThrottle(ClientThrottleMixin, AnonRateThrottle):
