@@ -18,7 +18,7 @@ import math
 import secrets
 import time
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 from redis.exceptions import RedisError
@@ -28,12 +28,16 @@ logger = logging.getLogger(__name__)
 #: seconds without a Redis call after a failure
 BACKOFF = 5.0
 
-#: One use of a budget (``SafeRedisCache.spend``), atomic: KEYS[1] is the budget, a
-#: sorted set of its use times; ARGV: now, the oldest time still counted is after
-#: ARGV[2], the limit, this use's member, the set's lifetime (ms). Granted: the use is
-#: counted and, with KEYS[2], ARGV[6] is kept there (ARGV[7]: seconds, 0 for ever);
-#: answers {1}. Refused: {0, the uses counted, the oldest one's time}.
+#: One use of a budget (``SafeRedisCache.spend``), atomic. KEYS[1]: the budget, a
+#: sorted set of its use times; KEYS[2], optional: a value read first, and when found no
+#: use is spent ({2, the value}). ARGV: now, the time the uses counted must be after,
+#: the limit, this use's member, the set's lifetime (ms). Granted: the use is counted,
+#: {1}; refused: {0, the uses counted, the oldest one's time}.
 SPEND = """
+if KEYS[2] then
+  local value = redis.call('GET', KEYS[2])
+  if value then return {2, value} end
+end
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[2])
 local uses = redis.call('ZCARD', KEYS[1])
 if uses >= tonumber(ARGV[3]) then
@@ -42,17 +46,22 @@ if uses >= tonumber(ARGV[3]) then
 end
 redis.call('ZADD', KEYS[1], ARGV[1], ARGV[4])
 redis.call('PEXPIRE', KEYS[1], ARGV[5])
-if KEYS[2] then
-  if ARGV[7] == '0' then
-    redis.call('SET', KEYS[2], ARGV[6])
-  else
-    redis.call('SET', KEYS[2], ARGV[6], 'EX', ARGV[7])
-  end
-end
 return {1}
 """
-#: what ``spend`` answers: granted, and when refused the uses counted and the oldest's time
-Spent = tuple[bool, int, float]
+
+
+class Spent(NamedTuple):
+    """What ``SafeRedisCache.spend`` answers."""
+
+    granted: bool
+    #: when refused: the uses counted in the window, and the oldest one's time
+    uses: int = 0
+    oldest: float = 0.0
+    #: the use's own name in the budget (``refund`` takes it back)
+    use: str = ""
+    #: with ``read``: the value found (then no use was spent)
+    value: Any = None
+
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -141,30 +150,31 @@ class SafeRedisCache(RedisCache):
 
     @_safe(_none)
     def spend(
-        self,
-        budget: str,
-        limit: int,
-        window: float,
-        now: float,
-        keep: tuple[str, Any, float | None] | None = None,
+        self, budget: str, limit: int, window: float, now: float, read: str | None = None
     ) -> Spent | None:
         """One use of ``budget`` (``limit`` uses per ``window`` seconds, sliding, the
         rule of ``core.throttling.take``) in one atomic round trip, whatever the number
-        of processes counting; with ``keep`` (a key, a value and a timeout, as ``set``
-        takes them), that value is also set when the use is granted. None when Redis
-        fails (the caller then counts in its own memory)."""
+        of processes counting; with ``read`` (a key), the value kept there is read
+        first, in the same round trip, and when there is one no use is spent. None when
+        Redis fails (the caller then counts in its own memory)."""
         client = self._cache.get_client(None, write=True)
+        use = f"{now!r}:{secrets.token_hex(4)}"
         keys = [self.make_and_validate_key(budget + ":uses")]
-        args: list[Any] = [repr(now), repr(now - window), limit]
-        args += [f"{now!r}:{secrets.token_hex(4)}", math.ceil(window * 1000)]
-        if keep is not None and (timeout := self.get_backend_timeout(keep[2])) != 0:
-            keys.append(self.make_and_validate_key(keep[0]))
-            value = self._cache._serializer.dumps(keep[1])  # type: ignore[attr-defined]
-            args += [value, timeout or 0]
+        if read is not None:
+            keys.append(self.make_and_validate_key(read))
+        args = [repr(now), repr(now - window), limit, use, math.ceil(window * 1000)]
         answer = self._spend_script(client)(keys, args, client)
-        if answer[0]:
-            return True, 0, now
-        return False, int(answer[1]), float(answer[2])
+        if answer[0] == 2:
+            return Spent(False, value=self._cache._serializer.loads(answer[1]))  # type: ignore[attr-defined]
+        if answer[0] == 1:
+            return Spent(True, use=use)
+        return Spent(False, int(answer[1]), float(answer[2]))
+
+    @_safe(_none)
+    def refund(self, budget: str, use: str) -> None:
+        """Take back the use ``use`` of ``budget`` (its value was never kept)."""
+        client = self._cache.get_client(None, write=True)
+        client.zrem(self.make_and_validate_key(budget + ":uses"), use)
 
     def _spend_script(self, client: Any) -> Any:
         script = getattr(self, "_spend", None)

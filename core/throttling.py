@@ -24,9 +24,6 @@ from rest_framework.throttling import AnonRateThrottle, SimpleRateThrottle, User
 from core.caches import Spent
 from core.clients import client_address
 
-#: a value to keep in the shared cache with a granted use: its key, itself, its timeout
-Keep = tuple[str, Any, float | None]
-
 _MISSING = object()
 #: the per-process counters while the shared cache is down (bounded: it culls)
 local = LocMemCache("quotient-throttle-fallback", {"OPTIONS": {"MAX_ENTRIES": 20_000}})
@@ -59,32 +56,29 @@ class FallbackCache:
 fallback_cache = FallbackCache()
 
 
-def spend(
-    key: str, limit: int, window: float, now: float, keep: Keep | None = None
-) -> Spent | None:
+def spend(key: str, limit: int, window: float, now: float, read: str | None = None) -> Spent | None:
     """One use of the budget ``key`` counted in the shared cache, in one atomic round
-    trip (``core.caches.SafeRedisCache.spend``); None while it is down, or when it
-    cannot count so (the quick start's in-process cache): then count with ``local_take``."""
+    trip (``core.caches.SafeRedisCache.spend``, which may ``read`` a value first); None
+    while it is down, or when it cannot count so (the quick start's in-process
+    cache): then count with ``local_take``."""
     shared = caches["default"]
     if shared_down(shared) or not hasattr(shared, "spend"):
         return None
-    spent: Spent | None = shared.spend(key, limit, window, now, keep)
+    spent: Spent | None = shared.spend(key, limit, window, now, read)
     return spent
 
 
-def take(key: str, limit: int, window: float, *, keep: Keep | None = None) -> bool:
+def refund(key: str, spent: Spent) -> None:
+    """Give back the use ``spent`` of the budget ``key`` (granted, then not used)."""
+    caches["default"].refund(key, spent.use)  # type: ignore[attr-defined]
+
+
+def take(key: str, limit: int, window: float) -> bool:
     """One use of the budget ``key`` (``limit`` uses per ``window`` seconds, sliding):
-    True when granted (and counted), False when the budget is spent. With ``keep`` (a
-    key, a value and a timeout for the shared cache), that value is set there when the
-    use is granted, in the same round trip."""
+    True when granted (and counted), False when the budget is spent."""
     now = time.time()
-    spent = spend(key, limit, window, now, keep)
-    if spent is not None:
-        return spent[0]
-    granted = local_take(key, limit, window, now)
-    if granted and keep is not None:
-        caches["default"].set(*keep)
-    return granted
+    spent = spend(key, limit, window, now)
+    return spent.granted if spent is not None else local_take(key, limit, window, now)
 
 
 def local_take(key: str, limit: int, window: float, now: float) -> bool:
@@ -120,10 +114,10 @@ class ClientThrottleMixin:
         spent = spend(key, self.num_requests, self.duration, now)  # type: ignore[attr-defined]
         if spent is None:
             return super().allow_request(request, view)  # type: ignore[misc]
-        granted, uses, oldest = spent
         # what DRF's ``wait`` reads (the Retry-After): the uses counted, the oldest last
-        self.key, self.now, self.history = key, now, [] if granted else [oldest] * uses
-        return granted
+        self.key, self.now = key, now
+        self.history = [] if spent.granted else [spent.oldest] * spent.uses
+        return spent.granted
 
 
 class AnonThrottle(ClientThrottleMixin, AnonRateThrottle):

@@ -38,10 +38,10 @@ def test_the_budget_holds_across_processes():
         (first if n % 2 else second).spend("budget:shared", 5, 60, 1000.0 + n)[0] for n in range(8)
     ]
     assert answers == [True] * 5 + [False] * 3
-    granted, uses, oldest = first.spend("budget:shared", 5, 60, 1010.0)
-    assert (granted, uses, oldest) == (False, 5, 1000.0)  # what a Retry-After reads
+    refused = first.spend("budget:shared", 5, 60, 1010.0)
+    assert (refused.granted, refused.uses, refused.oldest) == (False, 5, 1000.0)  # Retry-After
     assert first.spend("budget:shared", 5, 60, 1060.5)[0]  # the oldest use has left the window
-    assert first.spend("budget:none", 0, 60, 1.0) == (False, 0, 1.0)
+    assert first.spend("budget:none", 0, 60, 1.0)[:3] == (False, 0, 1.0)
 
 
 def test_concurrent_uses_never_overspend():
@@ -60,12 +60,34 @@ def test_concurrent_uses_never_overspend():
     assert granted.count(True) == 25 and len(granted) == 60
 
 
-def test_a_granted_use_keeps_its_value_in_the_same_round_trip(commands):
-    assert throttling.take("budget:k", 1, 60, keep=("kept", {"body": "é", "n": 1}, 30))
+def test_a_value_kept_is_read_in_the_same_round_trip_and_spends_nothing(commands):
+    cache.set("kept", {"body": "é", "n": 1}, 30)
+    commands.clear()
+    found = throttling.spend("budget:k", 1, 60, 1.0, read="kept")
+    assert found.value == {"body": "é", "n": 1} and not found.granted
     assert sum(commands.values()) == 1
-    assert cache.get("kept") == {"body": "é", "n": 1}
-    assert not throttling.take("budget:k", 1, 60, keep=("refused", b"x", 30))
-    assert cache.get("refused") is None
+    assert throttling.spend("budget:k", 1, 60, 2.0, read="absent").granted  # the one use
+    assert not throttling.spend("budget:k", 1, 60, 3.0, read="absent").granted
+
+
+def test_a_fill_whose_computation_fails_is_given_back(rf, settings):
+    from django.contrib.auth.models import AnonymousUser
+
+    from core.http_cache import cached
+
+    settings.CACHE_FILLS_PER_CLIENT = 1
+    request = rf.get("/")
+    request.user = AnonymousUser()
+
+    def failing() -> bytes:
+        raise LookupError
+
+    with pytest.raises(LookupError):
+        cached("body:failing", failing, 30, by=request)
+    assert cached("body:first", lambda: b"one", 30, by=request) == b"one"
+    assert cache.get("body:first") == b"one"  # the budget's one fill, still there
+    assert cached("body:second", lambda: b"two", 30, by=request) == b"two"
+    assert cache.get("body:second") is None  # past the budget: served, not kept
 
 
 @pytest.mark.django_db
@@ -76,12 +98,21 @@ def test_a_cold_page_costs_three_redis_commands_and_a_warm_one_one(client, feder
     for path, throttles in (("/players/p01/", 0), ("/api/v1/players/p01/history/", 2)):
         commands.clear()
         assert client.get(path).status_code == 200
-        # the generations, the body's miss, the fill budget and the body's write
-        assert commands == {"MGET": 1, "GET": 1, "EVALSHA": 1 + throttles}, path
+        # the generations, the body's miss with a fill of the budget, the body's write
+        assert commands == {"MGET": 1, "EVALSHA": 1 + throttles, "SET": 1}, path
         commands.clear()
         assert client.get(path).status_code == 200
         # the generations; the body is this process's copy
         assert commands == {"MGET": 1, "EVALSHA": throttles} if throttles else {"MGET": 1}
+
+
+@pytest.mark.django_db
+def test_a_cold_page_past_the_budget_costs_two(client, federation, commands, settings):
+    client.get("/players/p00/")  # the generations made, and the one fill spent
+    settings.CACHE_FILLS_PER_CLIENT = 1
+    commands.clear()
+    assert client.get("/players/p01/").status_code == 200
+    assert commands == {"MGET": 1, "EVALSHA": 1}  # the body is not sent to be dropped
 
 
 @pytest.mark.django_db
@@ -92,7 +123,7 @@ def test_a_logged_in_fill_draws_on_no_budget(client, federation, commands):
     client.force_login(UserFactory())
     commands.clear()
     assert client.get("/players/p02/").status_code == 200
-    assert commands["EVALSHA"] == 0
+    assert commands["EVALSHA"] == 0 and commands["GET"] == 1
 
 
 @pytest.fixture
