@@ -7,7 +7,8 @@ computed and served as usual (the throttles then count per process instead:
 ``core.throttling``). After a failure the backend stays away from Redis for a
 few seconds (per process) so that an outage costs one connection attempt, not one per
 call. ``clear`` removes only this site's keys (its ``KEY_PREFIX``): several sites or
-test runs may share one Redis database.
+test runs may share one Redis database. ``spend`` counts a use of a budget (throttles,
+cache fills) in one atomic script, reading a cached body first if asked.
 """
 
 from __future__ import annotations

@@ -148,7 +148,9 @@ def cached(
     ``by``: the request that asks. An anonymous client may fill the cache
     ``CACHE_FILLS_PER_CLIENT`` times per ``CACHE_FILL_WINDOW`` seconds (per
     ``core.clients`` address); past that its misses are computed and served but not
-    kept, so that no one client can make the cache hold without bound."""
+    kept, so that no one client can make the cache hold without bound. For such a
+    client the shared read and the fill's count are one round trip
+    (``core.throttling.spend``); the value's write follows when the fill is granted."""
     value = near.get(key)
     if value is not None:
         return value

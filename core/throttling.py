@@ -1,11 +1,12 @@
 """Rate limits that hold when Redis does not: DRF's throttles on the one client-address
 rule, and budgets (``take``) for the password-reset mails and the cache fills.
 
-Counters live in the shared cache (Redis), so all processes count together. When
-Redis is unreachable the cache answers misses (``core.caches``), which would make
-every limit fail open: an attacker who can make Redis slow gets unlimited logins. So
-while the shared cache is down, the counters are kept in a per-process memory
-instead (``FallbackCache``). Each process then counts on its own: a client may get
+Counters live in the shared cache (Redis), so all processes count together, each use
+one atomic round trip (``core.caches.SafeRedisCache.spend``). When Redis is
+unreachable the cache answers misses (``core.caches``), which would make every limit
+fail open: an attacker who can make Redis slow gets unlimited logins. So while the
+shared cache is down, the counters are kept in a per-process memory instead
+(``FallbackCache``). Each process then counts on its own: a client may get
 up to its rate times the number of processes, a bounded loss, instead of refusing
 everybody (failing closed would turn a Redis outage into a site outage, logins
 included). ``docs/security.md`` says the same.
