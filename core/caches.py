@@ -7,16 +7,19 @@ computed and served as usual (the throttles then count per process instead:
 ``core.throttling``). After a failure the backend stays away from Redis for a
 few seconds (per process) so that an outage costs one connection attempt, not one per
 call. ``clear`` removes only this site's keys (its ``KEY_PREFIX``): several sites or
-test runs may share one Redis database.
+test runs may share one Redis database. ``spend`` counts a use of a budget (throttles,
+cache fills) in one atomic script, reading a cached body first if asked.
 """
 
 from __future__ import annotations
 
 import functools
 import logging
+import math
+import secrets
 import time
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 from redis.exceptions import RedisError
@@ -25,6 +28,41 @@ logger = logging.getLogger(__name__)
 
 #: seconds without a Redis call after a failure
 BACKOFF = 5.0
+
+#: One use of a budget (``SafeRedisCache.spend``), atomic. KEYS[1]: the budget, a
+#: sorted set of its use times; KEYS[2], optional: a value read first, and when found no
+#: use is spent ({2, the value}). ARGV: now, the time the uses counted must be after,
+#: the limit, this use's member, the set's lifetime (ms). Granted: the use is counted,
+#: {1}; refused: {0, the uses counted, the oldest one's time}.
+SPEND = """
+if KEYS[2] then
+  local value = redis.call('GET', KEYS[2])
+  if value then return {2, value} end
+end
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[2])
+local uses = redis.call('ZCARD', KEYS[1])
+if uses >= tonumber(ARGV[3]) then
+  local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+  return {0, uses, oldest[2] or ARGV[1]}
+end
+redis.call('ZADD', KEYS[1], ARGV[1], ARGV[4])
+redis.call('PEXPIRE', KEYS[1], ARGV[5])
+return {1}
+"""
+
+
+class Spent(NamedTuple):
+    """What ``SafeRedisCache.spend`` answers."""
+
+    granted: bool
+    #: when refused: the uses counted in the window, and the oldest one's time
+    uses: int = 0
+    oldest: float = 0.0
+    #: the use's own name in the budget (``refund`` takes it back)
+    use: str = ""
+    #: with ``read``: the value found (then no use was spent)
+    value: Any = None
+
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -110,6 +148,40 @@ class SafeRedisCache(RedisCache):
     get_many = _safe(_empty)(RedisCache.get_many)
     set_many = _safe(_all_failed)(RedisCache.set_many)
     delete_many = _safe(_none)(RedisCache.delete_many)
+
+    @_safe(_none)
+    def spend(
+        self, budget: str, limit: int, window: float, now: float, read: str | None = None
+    ) -> Spent | None:
+        """One use of ``budget`` (``limit`` uses per ``window`` seconds, sliding, the
+        rule of ``core.throttling.take``) in one atomic round trip, whatever the number
+        of processes counting; with ``read`` (a key), the value kept there is read
+        first, in the same round trip, and when there is one no use is spent. None when
+        Redis fails (the caller then counts in its own memory)."""
+        client = self._cache.get_client(None, write=True)
+        use = f"{now!r}:{secrets.token_hex(4)}"
+        keys = [self.make_and_validate_key(budget + ":uses")]
+        if read is not None:
+            keys.append(self.make_and_validate_key(read))
+        args = [repr(now), repr(now - window), limit, use, math.ceil(window * 1000)]
+        answer = self._spend_script(client)(keys, args, client)
+        if answer[0] == 2:
+            return Spent(False, value=self._cache._serializer.loads(answer[1]))  # type: ignore[attr-defined]
+        if answer[0] == 1:
+            return Spent(True, use=use)
+        return Spent(False, int(answer[1]), float(answer[2]))
+
+    @_safe(_none)
+    def refund(self, budget: str, use: str) -> None:
+        """Take back the use ``use`` of ``budget`` (its value was never kept)."""
+        client = self._cache.get_client(None, write=True)
+        client.zrem(self.make_and_validate_key(budget + ":uses"), use)
+
+    def _spend_script(self, client: Any) -> Any:
+        script = getattr(self, "_spend", None)
+        if script is None:
+            script = self._spend = client.register_script(SPEND)
+        return script
 
     @_safe(_none)
     def clear(self) -> None:

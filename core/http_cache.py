@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -24,9 +25,10 @@ from django.utils.cache import get_conditional_response, patch_cache_control, pa
 from django.utils.http import http_date
 from django.utils.translation import get_language
 
+from core.caches import Spent
 from core.clients import client_address
 from core.near_cache import near
-from core.throttling import take
+from core.throttling import refund, spend, take
 
 logger = logging.getLogger(__name__)
 
@@ -146,7 +148,18 @@ def cached(
     ``by``: the request that asks. An anonymous client may fill the cache
     ``CACHE_FILLS_PER_CLIENT`` times per ``CACHE_FILL_WINDOW`` seconds (per
     ``core.clients`` address); past that its misses are computed and served but not
-    kept, so that no one client can make the cache hold without bound."""
+    kept, so that no one client can make the cache hold without bound. For such a
+    client the shared read and the fill's count are one round trip
+    (``core.throttling.spend``); the value's write follows when the fill is granted."""
+    value = near.get(key)
+    if value is not None:
+        return value
+    budget = fill_budget(by)
+    if budget is not None:
+        spent = _read_or_spend(key, budget)
+        if spent is not None:
+            return _found_or_filled(key, compute, timeout, budget, spent)
+    # no budget to count, or Redis down: a read, then a fill if the budget allows
     value = kept(key)
     if value is None:
         value = compute()
@@ -155,15 +168,49 @@ def cached(
     return value
 
 
+def _read_or_spend(key: str, budget: str) -> Spent | None:
+    """The value kept under ``key``, else a fill of ``budget`` spent (if it has one
+    left), in one round trip; None while Redis is down."""
+    limit, window = settings.CACHE_FILLS_PER_CLIENT, settings.CACHE_FILL_WINDOW
+    return spend(budget, limit, window, time.time(), read=key)
+
+
+def _found_or_filled(
+    key: str, compute: Callable[[], T], timeout: int | None, budget: str, spent: Spent
+) -> T:
+    """The value ``_read_or_spend`` found, else ``compute()``'s, kept if the fill was
+    granted (given back if ``compute`` fails: nothing was kept)."""
+    if spent.value is not None:
+        near.set(key, spent.value, NEAR_TIMEOUT)
+        return spent.value
+    try:
+        value = compute()
+    except BaseException:
+        if spent.granted:
+            refund(budget, spent)
+        raise
+    if spent.granted:
+        keep(key, value, timeout)
+    return value
+
+
 def may_fill(request: HttpRequest | None) -> bool:
     """Whether ``request`` may add a value to the cache (its client's budget)."""
+    budget = fill_budget(request)
+    return budget is None or take(
+        budget, settings.CACHE_FILLS_PER_CLIENT, settings.CACHE_FILL_WINDOW
+    )
+
+
+def fill_budget(request: HttpRequest | None) -> str | None:
+    """The budget of cache fills ``request`` draws on: its client's when anonymous;
+    None (no limit) for the site's own fills and a logged-in user's."""
     if request is None:
-        return True
+        return None
     user = getattr(request, "user", None)
     if user is not None and user.is_authenticated:
-        return True
-    budget = f"cache-fills:{client_address(request)}"
-    return take(budget, settings.CACHE_FILLS_PER_CLIENT, settings.CACHE_FILL_WINDOW)
+        return None
+    return f"cache-fills:{client_address(request)}"
 
 
 def kept(key: str) -> Any | None:

@@ -1,11 +1,12 @@
 """Rate limits that hold when Redis does not: DRF's throttles on the one client-address
 rule, and budgets (``take``) for the password-reset mails and the cache fills.
 
-Counters live in the shared cache (Redis), so all processes count together. When
-Redis is unreachable the cache answers misses (``core.caches``), which would make
-every limit fail open: an attacker who can make Redis slow gets unlimited logins. So
-while the shared cache is down, the counters are kept in a per-process memory
-instead (``FallbackCache``). Each process then counts on its own: a client may get
+Counters live in the shared cache (Redis), so all processes count together, each use
+one atomic round trip (``core.caches.SafeRedisCache.spend``). When Redis is
+unreachable the cache answers misses (``core.caches``), which would make every limit
+fail open: an attacker who can make Redis slow gets unlimited logins. So while the
+shared cache is down, the counters are kept in a per-process memory instead
+(``FallbackCache``). Each process then counts on its own: a client may get
 up to its rate times the number of processes, a bounded loss, instead of refusing
 everybody (failing closed would turn a Redis outage into a site outage, logins
 included). ``docs/security.md`` says the same.
@@ -21,6 +22,7 @@ from django.core.cache import caches
 from django.core.cache.backends.locmem import LocMemCache
 from rest_framework.throttling import AnonRateThrottle, SimpleRateThrottle, UserRateThrottle
 
+from core.caches import Spent
 from core.clients import client_address
 
 _MISSING = object()
@@ -55,10 +57,35 @@ class FallbackCache:
 fallback_cache = FallbackCache()
 
 
+def spend(key: str, limit: int, window: float, now: float, read: str | None = None) -> Spent | None:
+    """One use of the budget ``key`` counted in the shared cache, in one atomic round
+    trip (``core.caches.SafeRedisCache.spend``, which may ``read`` a value first); None
+    while it is down, or when it cannot count so (the quick start's in-process
+    cache): then count with ``local_take``."""
+    shared = caches["default"]
+    if shared_down(shared) or not hasattr(shared, "spend"):
+        return None
+    spent: Spent | None = shared.spend(key, limit, window, now, read)
+    return spent
+
+
+def refund(key: str, spent: Spent) -> None:
+    """Give back the use ``spent`` of the budget ``key`` (granted, then not used)."""
+    caches["default"].refund(key, spent.use)  # type: ignore[attr-defined]
+
+
 def take(key: str, limit: int, window: float) -> bool:
     """One use of the budget ``key`` (``limit`` uses per ``window`` seconds, sliding):
     True when granted (and counted), False when the budget is spent."""
     now = time.time()
+    spent = spend(key, limit, window, now)
+    return spent.granted if spent is not None else local_take(key, limit, window, now)
+
+
+def local_take(key: str, limit: int, window: float, now: float) -> bool:
+    """``take`` from the history of the budget's uses in ``fallback_cache`` (a read
+    and a write): the shared cache's when it has no ``spend``, else this process's
+    memory while the shared cache is down."""
     history = [t for t in fallback_cache.get(key, []) if t > now - window]
     if len(history) >= limit:
         return False
@@ -75,6 +102,23 @@ class ClientThrottleMixin:
 
     def get_ident(self, request: Any) -> str:
         return client_address(request)
+
+    def allow_request(self, request: Any, view: Any) -> bool:
+        """DRF's sliding window, counted in one round trip (``spend``) while the
+        shared cache answers, else DRF's own way in ``fallback_cache``."""
+        if self.rate is None:  # type: ignore[attr-defined]
+            return True
+        key = self.get_cache_key(request, view)  # type: ignore[attr-defined]
+        if key is None:
+            return True
+        now = self.timer()  # type: ignore[attr-defined]
+        spent = spend(key, self.num_requests, self.duration, now)  # type: ignore[attr-defined]
+        if spent is None:
+            return super().allow_request(request, view)  # type: ignore[misc]
+        # what DRF's ``wait`` reads (the Retry-After): the uses counted, the oldest last
+        self.key, self.now = key, now
+        self.history = [] if spent.granted else [spent.oldest] * spent.uses
+        return spent.granted
 
 
 class AnonThrottle(ClientThrottleMixin, AnonRateThrottle):
