@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from typing import Any
+from urllib.parse import quote
 
 from django import template
 from django.conf import settings
@@ -100,11 +101,16 @@ def ranked_rows(rows: Iterable[EntryRow]) -> SafeString:
     """The ranked table's rows (``ratings.selectors.EntryRow``): rank, player,
     number, movement, club, country, results."""
     cells, out, plural = _Cells(), [], _plural()
+    moves: dict[tuple[int | None, bool], str] = {}  # a page's rows share few movements
     for row in rows:
+        key = (row.movement, row.provisional)
+        moved = moves.get(key)
+        if moved is None:
+            moved = moves[key] = movement(row, plural)
         out.append(
             f'\n    <tr><td class="num">{_number(row.rank)}</td><td>{cells.player(row)}</td>'
             f'\n        <td class="num">{_number(row.fladub)}</td>'
-            f'<td class="num">{movement(row, plural)}\n</td>'  # the include's last line end
+            f'<td class="num">{moved}\n</td>'  # the include's last line end
             f"\n        {cells.club_and_country(row)}"
             f'\n        <td class="num">{_number(row.results_counted)}</td></tr>\n  '
         )
@@ -146,3 +152,29 @@ def why_rows(results: Iterable[Any]) -> SafeString:
             f"\n        <td>{opponents(result)}</td></tr>\n  "
         )
     return mark_safe("".join(rows))  # every value escaped
+
+
+@register.simple_tag(takes_context=True)
+def list_pages(context: Any, page: Any, param: str, anchor: str) -> SafeString:
+    """``ratings/_pages.html`` of ``page`` (included with ``param`` and ``anchor``),
+    byte for byte: the pages' links, each keeping the other query parameters."""
+    if page.paginator.num_pages <= 1:
+        return mark_safe("\n\n")
+    request = context.get("request")
+    kept = "".join(
+        f"{_shown(quote(str(k), safe='/'))}={_shown(quote(str(v), safe='/'))}&amp;"
+        for k, v in (request.GET.items() if request is not None else ())
+        if k != param
+    )
+    link = f"?{kept}{_shown(param)}="
+    out = [f'\n\n<nav class="pages" aria-label="{_shown(gettext("Pages"))}">\n']
+    if page.has_previous():
+        number = _shown(page.previous_page_number())
+        out.append(f'<a href="{link}{number}{_shown(anchor)}">« {_shown(gettext("previous"))}</a>')
+    words = {"number": _shown(page.number), "total": _shown(page.paginator.num_pages)}
+    out.append("\n" + gettext("page %(number)s of %(total)s") % words + "\n")
+    if page.has_next():
+        number = _shown(page.next_page_number())
+        out.append(f'<a href="{link}{number}{_shown(anchor)}">{_shown(gettext("next"))} »</a>')
+    out.append("\n</nav>\n\n")
+    return mark_safe("".join(out))  # every value escaped

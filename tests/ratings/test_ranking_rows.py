@@ -167,3 +167,33 @@ def test_the_why_rows_are_the_bytes_the_template_loop_wrote(language):
     results = counted()
     with translation.override(language):
         assert str(why_rows(results)) == Template(WHY).render(Context({"results": results}))
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "de"])
+def test_the_pages_links_are_the_included_templates(lang, rf):
+    """``{% list_pages %}`` writes what ``ratings/_pages.html`` included wrote: one
+    page or many, first, middle and last, other parameters kept (quoted, escaped)."""
+    from django.core.paginator import Paginator
+
+    old = Template('{% include "ratings/_pages.html" with page=page param=param anchor=anchor %}')
+    new = Template("{% load ranking_rows %}{% list_pages page param anchor %}")
+    queries = [
+        {},
+        {"page": "2"},
+        {"name": "Zoë & <Co>", "club": "lyon", "provisional_page": "3"},
+        {"country": "FR", "page": "x"},
+    ]
+    with translation.override(lang):
+        for count in (0, 50, 250, 12_345):
+            for query in queries:
+                for param, anchor in [("page", "#ranked"), ("provisional_page", "#provisional")]:
+                    paginator = Paginator(range(count), 100)
+                    for number in {1, 2, paginator.num_pages}:
+                        context = {
+                            "request": rf.get("/rankings/divisor/2026-10/", query),
+                            "page": paginator.get_page(number),
+                            "param": param,
+                            "anchor": anchor,
+                        }
+                        expected = old.render(Context(context))
+                        assert new.render(Context(context)) == expected, (query, number)

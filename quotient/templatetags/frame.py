@@ -1,0 +1,117 @@
+"""The site frame (``templates/base.html``) without rendering it on every page.
+
+Most of the frame (the head, the navigation, the menus, the language form) depends
+on the language only: its twenty-odd ``{% url %}``, ``{% static %}`` and
+``{% translate %}`` cost about a millisecond per page when the template engine
+renders them. ``templates/frame/parts.html`` holds that text, cut at each part that
+depends on the visitor; it is rendered once per process and language and the parts
+kept. ``{% frame_open %}`` and ``{% frame_top %}`` write the frame from them, with
+the visitor's parts (their name, the CSRF token, the page's path, the messages) as the
+template wrote them, byte for byte (``tests/quotient/test_frame.py`` renders the
+pages with the old frame, ``tests/quotient/base_before.html``, to compare)."""
+
+from __future__ import annotations
+
+from typing import Any, cast
+from urllib.parse import quote
+
+from django import template
+from django.conf import settings
+from django.core.signals import setting_changed
+from django.template.base import Node, Parser, Token, render_value_in_context
+from django.template.context import Context
+from django.template.defaulttags import CsrfTokenNode
+from django.template.loader import render_to_string
+from django.urls import get_script_prefix, get_urlconf
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language, gettext
+
+register = template.Library()
+
+#: where ``templates/frame/parts.html`` is cut (``{{ cut }}``): no text of it has one
+CUT = "\x1e"
+#: the frame's parts by (language, script prefix, URLconf)
+_parts: dict[tuple[str | None, str, object], list[str]] = {}
+
+
+def frame_parts() -> list[str]:
+    """The frame's parts in the active language (rendered once per process)."""
+    key = (get_language(), get_script_prefix(), get_urlconf())
+    parts = _parts.get(key)
+    if parts is None:
+        text = render_to_string("frame/parts.html", {"cut": mark_safe(CUT)})
+        parts = _parts[key] = text.split(CUT)
+    return parts
+
+
+def _forget(**kwargs: Any) -> None:
+    """A setting changed (in tests): the parts are rendered again."""
+    _parts.clear()
+
+
+setting_changed.connect(_forget, dispatch_uid="quotient-frame-parts")
+
+
+class FrameOpenNode(Node):
+    """The frame up to the page's title; ``LANGUAGE_CODE`` set in the context, as
+    ``{% get_current_language %}`` did."""
+
+    def render(self, context: Context) -> str:
+        context["LANGUAGE_CODE"] = get_language()
+        return SafeString(frame_parts()[0])
+
+
+class FrameTopNode(Node):
+    """The frame from after the page's title to its content: the header with the
+    visitor's menu or the login link, the language form, the messages."""
+
+    csrf = CsrfTokenNode()
+
+    def render(self, context: Context) -> str:
+        parts = frame_parts()
+        request = context.get("request")
+        user: Any = context.get("user")
+        token = self.csrf.render(context)  # both forms: the same (lazy) masked token
+        out = [parts[1]]
+        if getattr(user, "is_authenticated", False):
+            out += [parts[2], _value(user.get_username(), context), parts[3]]
+            if getattr(user, "is_staff", False):
+                out.append(parts[4])
+            out += [parts[5], token, parts[6]]
+        else:
+            path = quote(request.path, safe="/") if request is not None else ""
+            out += [parts[7], _value(path, context), parts[8]]
+        context["LANGUAGES"] = [
+            (code, gettext(cast(str, name))) for code, name in settings.LANGUAGES
+        ]
+        full_path = request.get_full_path() if request is not None else ""
+        out += [parts[9], token, parts[10], _value(full_path, context), parts[11]]
+        out.append(_messages(context.get("messages"), context))
+        out.append("\n")
+        return SafeString("".join(out))
+
+
+def _value(value: object, context: Context) -> str:
+    """``{{ value }}`` (localized, escaped unless safe)."""
+    return str(render_value_in_context(value, context))
+
+
+def _messages(messages: Any, context: Context) -> str:
+    """The messages' list as the frame wrote it; empty without messages."""
+    if not messages:
+        return ""
+    items = "".join(
+        f'<li class="{_value(message.tags, context)}">{_value(message, context)}</li>'
+        for message in messages
+    )
+    return f'<ul class="messages">{items}</ul>'
+
+
+@register.tag
+def frame_open(parser: Parser, token: Token) -> FrameOpenNode:
+    return FrameOpenNode()
+
+
+@register.tag
+def frame_top(parser: Parser, token: Token) -> FrameTopNode:
+    return FrameTopNode()
