@@ -268,31 +268,47 @@ def match_first_page(
 def _first_rows(
     limit: int, filters: dict[str, Any], *, counted: bool
 ) -> tuple[list[dict[str, Any]], int]:
-    """``match_first_rows`` and, ``counted``, the list's size (else 0)."""
+    """``match_first_rows`` and, ``counted``, the list's size (else 0). The rows'
+    seats are decoded as one JSON array, and a seated player's public name is written
+    once a page (a player's own list seats the player on every row)."""
     where, params = _list_where(**filters)
     with prepared_cursor() as cursor:
         cursor.execute(_page_sql(counted).replace("{where}", where), [*params, limit])
         found = cursor.fetchall()
-    rows = []
     total = found[0][-1] if counted and found else 0
-    for *values, seats in (row[:-1] if counted else row for row in found):
-        row = dict(zip((*ROW_COLUMNS, "game_key", "club_slug"), values, strict=True))
-        row["seats"] = [
+    width = len(_FIRST_KEYS)
+    every = json.loads("[" + ",".join(row[width] or "[]" for row in found) + "]")
+    names: dict[tuple[str, str, bool], str] = {}
+    rows = []
+    for row, seats in zip(found, every, strict=True):
+        shown = dict(zip(_FIRST_KEYS, row[:width], strict=True))
+        shown["seats"] = [
             {
                 "seat": seat,
                 "player": handle,
-                "name": public_display_name(handle, name, public),
+                "name": _name(names, handle, name, public),
                 "score": score,
                 "rank": rank,
                 "points": points,
                 "deduction": deduction,
             }
-            for seat, handle, name, public, score, rank, points, deduction in (
-                json.loads(seats) if seats else ()
-            )
+            for seat, handle, name, public, score, rank, points, deduction in seats
         ]
-        rows.append(row)
+        rows.append(shown)
     return rows, total
+
+
+#: a first page's row before its seats: ``ROW_COLUMNS``, the game's key, the club's slug
+_FIRST_KEYS = (*ROW_COLUMNS, "game_key", "club_slug")
+
+
+def _name(names: dict[tuple[str, str, bool], str], handle: str, name: str, public: bool) -> str:
+    """``public_display_name``, kept in ``names`` for the rest of the page."""
+    key = (handle, name, public)
+    shown = names.get(key)
+    if shown is None:
+        shown = names[key] = public_display_name(handle, name, public)
+    return shown
 
 
 def match_count(cap: int, **filters: Any) -> int | None:

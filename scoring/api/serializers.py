@@ -100,7 +100,10 @@ def _date_writers() -> tuple[Callable[[Any], Any], Callable[[Any], Any], Callabl
         return value.isoformat() if value and not isinstance(value, str) else value or None
 
     def month(value: Any) -> Any:
-        return f"{value:%Y-%m}" if value and not isinstance(value, str) else value or None
+        if value and not isinstance(value, str):
+            # "%Y-%m" without strftime (which pads no year below 1000 on every platform)
+            return value.isoformat()[:7] if value.year >= 1000 else f"{value:%Y-%m}"
+        return value or None
 
     return when, day, month
 

@@ -65,7 +65,7 @@ def record_matches(club, first: int, last: int) -> list[Match]:
 def odd_names() -> None:
     """Names to escape, consent or not (initials; none at all: the handle's)."""
     Player.objects.filter(handle="ana").update(
-        display_name='Zoé <b>"O\'Brien"</b> & ß \\ \u2028 é', public_name=True
+        display_name='Zoé <b>"O\'Brien"</b> & ß \\ \u2028 \x01\t\x7f é', public_name=True
     )
     Player.objects.filter(handle="ben").update(display_name="jean-luc  de la  Tour")
     Player.objects.filter(handle="cem").update(display_name="", public_name=False)

@@ -249,3 +249,18 @@ def test_list_rows_are_what_the_serializer_fields_give(api, club, players):
     listed = api.get("/api/v1/matches/").json()["results"]
     assert listed == [dict(row) for row in by_fields]
     assert listed[-1]["status"] == "withdrawn" and listed[-1]["counted_month"] is None
+
+
+def test_list_rows_write_months_as_the_month_field():
+    """``counted_month`` without strftime (issue 23): the field's own ``%Y-%m`` for
+    every year, one below 1000 (which strftime pads or not by platform) the field's."""
+    from rest_framework import serializers
+
+    from scoring.api.serializers import _date_writers
+
+    month = _date_writers()[2]
+    field = serializers.DateField(format="%Y-%m").to_representation
+    for day in (dt.date(2026, 11, 1), dt.date(1000, 1, 1), dt.date(9999, 12, 1)):
+        assert month(day) == field(day) == f"{day:%Y-%m}"
+    assert month(dt.date(999, 3, 1)) == field(dt.date(999, 3, 1))
+    assert month(None) is None and month("") is None and month("2026-11") == "2026-11"
