@@ -7,10 +7,10 @@ a different player: as templates over model instances it cost 16 to 28 ms of a w
 escapes it; the texts a ``translate`` tag wrote unescaped (a literal's translation is
 safe) stay so, and a ``blocktranslate`` escapes its values, not its text.
 
-Four queries for the usual page (``player_html``): the player, their entries (with
-each game's latest month), a page of their matches (with their count, seats and
-players) and the results "why my number changed" counts; the games of the what-if form
-make a fifth.
+Three queries for the usual page (``player_html``): the player with their entries
+(with each game's latest month) and the games of the what-if form, a page of their
+matches (with their count, seats and players) and the results "why my number changed"
+counts.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from core.prepared import prepared_cursor
 from federation.models import public_display_name
 from federation.months import month_index, month_label, parse_month, previous_month
 from quotient.charts import ChartWords, MonthPoint, ranking_chart
-from ratings.selectors import HistoryEntry, history_entry_results, player_page_entries
+from ratings.selectors import HistoryEntry, history_entry, history_entry_results
 from ratings.templatetags.ranking_rows import movement, why_rows
 from scoring.selectors import player_match_count, player_matches_page
 from scoring.templatetags.match_rows import match_rows
@@ -41,10 +41,33 @@ from scoring.templatetags.results import _PLAIN, _shown
 #: matches a page shows
 PER_PAGE = 25
 
+#: the player (with their club), every game's key and name (the what-if form offers
+#: them) and the player's entries (``ratings.selectors.HISTORY_SQL``'s columns, by game
+#: key, newest month first), in one statement: a row per entry, one row of NULL entry
+#: columns for a player never listed, none for no player
 PLAYER_SQL = """
-SELECT p.id, p.handle, p.display_name, p.public_name, p.country, c.slug, c.name
-FROM federation_player p LEFT JOIN federation_club c ON c.id = p.club_id
+SELECT p.id, p.handle, p.display_name, p.public_name, p.country, c.slug, c.name,
+       ARRAY(SELECT g.key FROM federation_game g ORDER BY g.key),
+       ARRAY(SELECT g.name FROM federation_game g ORDER BY g.key),
+       h.game_id, h.game_key, h.game_name, h.month, h.latest, h.rank, h.fladub,
+       h.results_counted, h.movement, h.provisional, h.parameters
+FROM federation_player p
+LEFT JOIN federation_club c ON c.id = p.club_id
+LEFT JOIN LATERAL (
+    SELECT g.id AS game_id, g.key AS game_key, g.name AS game_name, l.month,
+           (SELECT max(x.month) FROM ratings_rankinglist x WHERE x.game_id = l.game_id)
+               AS latest,
+           e.rank, e.fladub, e.results_counted, e.movement, e.provisional, l.parameters
+    FROM ratings_rankingentry e
+    JOIN ratings_rankinglist l ON l.id = e.ranking_id
+    JOIN federation_game g ON g.id = l.game_id
+    WHERE e.player_id = p.id
+      AND l.revision = (SELECT x.revision FROM ratings_rankinglist x
+                        WHERE x.game_id = l.game_id AND x.month = l.month
+                        ORDER BY x.revision DESC LIMIT 1)
+) h ON true
 WHERE lower(p.handle) = lower(%s)
+ORDER BY h.game_key, h.month DESC
 """
 
 
@@ -56,26 +79,29 @@ class PagePlayer:
     country: str  # the code, empty when none
     club_slug: str | None
     club_name: str | None
+    games: tuple[tuple[str, str], ...]  # every game's key and name, by key
 
 
-def page_player(handle: str) -> PagePlayer:
-    """The player of ``handle`` whatever its case (``Player.objects.by_handle``);
-    ``Http404`` when there is none."""
+def page_player(handle: str) -> tuple[PagePlayer, list[HistoryEntry]]:
+    """The player of ``handle`` whatever its case (``Player.objects.by_handle``) and
+    their entries (``player_page_entries``), in one query; ``Http404`` when there is
+    no such player."""
     with prepared_cursor() as cursor:
         cursor.execute(PLAYER_SQL, [handle])
-        row = cursor.fetchone()
-    if row is None:
+        rows = cursor.fetchall()
+    if not rows:
         raise Http404("No Player matches the given query.")
-    pk, handle, display_name, public, country, slug, club = row
-    return PagePlayer(
-        pk, handle, public_display_name(handle, display_name, public), country, slug, club
-    )
+    pk, handle, display_name, public, country, slug, club, keys, names = rows[0][:9]
+    name = public_display_name(handle, display_name, public)
+    games = tuple(zip(keys, names, strict=True))
+    player = PagePlayer(pk, handle, name, country, slug, club, games)
+    entries = [history_entry(row[9:]) for row in rows if row[9] is not None]
+    return player, entries
 
 
 def player_html(request: HttpRequest, handle: str) -> tuple[str, str]:
     """The page's title and its content, the same for every visitor."""
-    player = page_player(handle)
-    entries = player_page_entries(player_id=player.pk)
+    player, entries = page_player(handle)
     matches, number, pages = _matches(player.pk, request.GET.get("page"))
     parts = [
         _head(player),
@@ -356,17 +382,12 @@ def _why_entry(player: PagePlayer, entry: HistoryEntry, game_entries: list[Histo
     )
 
 
-GAMES_SQL = "SELECT key, name FROM federation_game ORDER BY key"
-
-
 def _what_if(player: PagePlayer) -> str:
     """The what-if section and its form (``ratings/_what_if_form.html``, nothing
     asked yet), every game offered."""
-    with prepared_cursor() as cursor:
-        cursor.execute(GAMES_SQL)
-        games = cursor.fetchall()
     options = "".join(
-        f'<option value="{escape(key)}">{escape(gettext(name))}</option>' for key, name in games
+        f'<option value="{escape(key)}">{escape(gettext(name))}</option>'
+        for key, name in player.games
     )
     return (
         '<section id="what-if" class="what-if no-print">'

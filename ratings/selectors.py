@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from typing import Any, NamedTuple, Protocol, overload
@@ -518,22 +518,24 @@ def player_page_entries(*, player_id: int) -> list[HistoryEntry]:
     with prepared_cursor() as cursor:
         cursor.execute(HISTORY_SQL, [player_id])
         rows = cursor.fetchall()
-    return [
-        HistoryEntry(
-            game_id=row[0],
-            game_key=row[1],
-            game_name=row[2],
-            month=row[3],
-            latest=row[4],
-            rank=row[5],
-            fladub=row[6],
-            results_counted=row[7],
-            movement=row[8],
-            provisional=row[9],
-            parameters=_json(row[10]),
-        )
-        for row in rows
-    ]
+    return [history_entry(row) for row in rows]
+
+
+def history_entry(row: Sequence[Any]) -> HistoryEntry:
+    """The ``HistoryEntry`` of a row of ``HISTORY_SQL``'s columns (its first eleven)."""
+    return HistoryEntry(
+        game_id=row[0],
+        game_key=row[1],
+        game_name=row[2],
+        month=row[3],
+        latest=row[4],
+        rank=row[5],
+        fladub=row[6],
+        results_counted=row[7],
+        movement=row[8],
+        provisional=row[9],
+        parameters=_json(row[10]),
+    )
 
 
 def _json(value: Any) -> Any:

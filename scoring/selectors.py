@@ -468,9 +468,13 @@ def player_matches_page(
         rows = cursor.fetchall()
     matches: list[MatchRow] = []
     total = None
+    games: dict[str, Named] = {}  # a page's matches are of few games
     for row in rows:
         if not matches or matches[-1].pk != row[0]:
             pk, played_on, verification, finished, status, total, game, club = row[:8]
+            named = games.get(game)
+            if named is None:
+                named = games[game] = Named(game, gettext(game))
             matches.append(
                 MatchRow(
                     pk=pk,
@@ -478,7 +482,7 @@ def player_matches_page(
                     verification=verification,
                     finished=finished,
                     status=status,
-                    game=Named(game, gettext(game)),
+                    game=named,
                     club=Named(club, club),
                     seats=SeatRows(),
                 )

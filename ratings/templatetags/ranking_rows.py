@@ -20,7 +20,15 @@ from django.utils.translation import gettext, ngettext, trans_real
 
 from federation.models import Player
 from ratings.selectors import EntryRow
-from scoring.templatetags.results import _PLAIN, _around, _day, _shown, linker, opponents, url_of
+from scoring.templatetags.results import (
+    _PLAIN,
+    _around,
+    _day,
+    _shown,
+    linked_opponents,
+    linker,
+    url_of,
+)
 
 register = template.Library()
 
@@ -137,19 +145,26 @@ def why_rows(results: Iterable[Any]) -> SafeString:
     """The rows of a player page's "why my number changed" table
     (``ratings.selectors.CountedResult``): date (linked) and its badges, age, weight,
     place, opponents."""
-    rows, link = [], linker("match-detail")
+    rows, link, players = [], linker("match-detail"), linker("player-detail")
+    new = f' <span class="badge">{gettext("new")}</span>'
+    late = f' <span class="badge summary">{gettext("late")}</span>'
+    weights: dict[tuple[type, Any], str] = {}  # a table's results share few weights
     for result in results:
         url = link(result.match_id)
-        badges = f' <span class="badge">{gettext("new")}</span>' if result.new else ""
+        badges = new if result.new else ""
         if result.late:
-            badges += f' <span class="badge summary">{gettext("late")}</span>'
+            badges += late
+        key = (type(result.weight), result.weight)  # 1 and 1.0 are written apart
+        weight = weights.get(key)
+        if weight is None:
+            weight = weights[key] = _shown(result.weight)
         rows.append(
             f'\n    <tr><td><a href="{url}">{_day(result.played_on)}</a>'
             f"{badges}</td>"
             f'\n        <td class="num">{_shown(result.age)}</td>'
-            f'<td class="num">{_shown(result.weight)}</td>'
+            f'<td class="num">{weight}</td>'
             f'<td class="num">{_shown(result.rank)}</td>'
-            f"\n        <td>{opponents(result)}</td></tr>\n  "
+            f"\n        <td>{linked_opponents(result, players)}</td></tr>\n  "
         )
     return mark_safe("".join(rows))  # every value escaped
 

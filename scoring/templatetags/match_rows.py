@@ -14,7 +14,7 @@ from django import template
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
-from scoring.templatetags.results import _day, _shown, linker, standings
+from scoring.templatetags.results import _day, _shown, linked_standings, linker
 
 register = template.Library()
 
@@ -39,16 +39,21 @@ def _badges(match: Any) -> str:
 @register.filter
 def match_rows(matches: Iterable[Any]) -> SafeString:
     """The rows of ``matches``: date (linked), game, club, standings, verification."""
-    rows, link = [], linker("match-detail")
+    rows, link, players = [], linker("match-detail"), linker("player-detail")
+    cells: dict[tuple[Any, ...], str] = {}  # a table's rows share few badges
     for match in matches:
         url = link(match.pk)
+        key = (match.verification, match.finished, match.status)
+        badges = cells.get(key)
+        if badges is None:
+            badges = cells[key] = _badges(match)
         rows.append(
             "\n    <tr>"
             f'\n      <td><a href="{url}">{_day(match.played_on)}</a></td>'
             f"\n      <td>{_shown(match.game.label)}</td>"
             f"\n      <td>{_shown(match.club.name)}</td>"
-            f'\n      <td class="wide">{standings(match)}</td>'
-            f"\n      <td>{_badges(match)}</td>"
+            f'\n      <td class="wide">{linked_standings(match, players)}</td>'
+            f"\n      <td>{badges}</td>"
             "\n    </tr>\n  "
         )
     return mark_safe("".join(rows))  # every value escaped

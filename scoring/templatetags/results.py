@@ -16,7 +16,7 @@ from django.conf import settings
 from django.template.defaultfilters import date
 from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils.formats import localize
-from django.utils.html import conditional_escape, escape
+from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
 
 register = template.Library()
@@ -63,8 +63,10 @@ def linker(name: str) -> Callable[[Any], str]:
     """``url_of(value, name)`` escaped, for the many links of one rendering: the texts
     around the argument (escaped) are looked up once, not at each link."""
     prefix, urlconf = get_script_prefix(), get_urlconf()
-    number = tuple(map(escape, _around(name, "7350973", prefix, urlconf)))
-    word = tuple(map(escape, _around(name, "Xq7350973", prefix, urlconf)))
+    # ``html.escape`` writes what ``escape`` does, as a plain str: a link is a plain
+    # str added to (not a ``SafeString``, whose additions cost a check each)
+    number = tuple(map(html.escape, _around(name, "7350973", prefix, urlconf)))
+    word = tuple(map(html.escape, _around(name, "Xq7350973", prefix, urlconf)))
 
     def link(value: Any) -> str:
         text = str(value)
@@ -109,15 +111,25 @@ def standings(match: Any) -> str:
     """A match's players in rank order, linked, with their scores, as the lists show
     them: what a template loop over ``match.seats.all|by_rank`` wrote, written once
     per row rather than node by node (a page shows 25 matches of 2-4 players)."""
-    seats, link = by_rank(match.seats.all()), linker("player-detail")
+    return mark_safe(linked_standings(match, linker("player-detail")))  # every part escaped
+
+
+def linked_standings(match: Any, link: Callable[[Any], str]) -> str:
+    """``standings`` with the players' ``linker("player-detail")`` of a whole table,
+    not one of its own (a table of 25 rows looks the URL's texts up once)."""
+    seats = by_rank(match.seats.all())
     shown = (_standing(_shown(s.rank) if s.rank else "", s.player, s.score, link) for s in seats)
-    return mark_safe(", ".join(shown))  # every part escaped
+    return ", ".join(shown)
 
 
 @register.filter
 def opponents(result: Any) -> str:
     """The other players of a counted result (``ratings.selectors.CountedResult``),
     as ``standings`` writes a match's: rank, linked name, score."""
-    link = linker("player-detail")
+    return mark_safe(linked_opponents(result, linker("player-detail")))  # every part escaped
+
+
+def linked_opponents(result: Any, link: Callable[[Any], str]) -> str:
+    """``opponents`` with the players' ``linker("player-detail")`` of a whole table."""
     shown = (_standing(_shown(rank), p, score, link) for rank, p, score in result.opponents)
-    return mark_safe(", ".join(shown))  # every part escaped
+    return ", ".join(shown)
