@@ -21,7 +21,9 @@ Words used here:
 from __future__ import annotations
 
 import select
+from typing import Any
 
+import psycopg
 from django.db.backends.postgresql import base
 from psycopg import pq
 
@@ -29,17 +31,17 @@ from psycopg import pq
 _READABLE = select.POLLIN | select.POLLPRI
 
 
-def quiet(connection: object) -> bool:
+def quiet(connection: psycopg.Connection[Any]) -> bool:
     """Is this psycopg connection open, idle, and without anything sent to it since
     its last answer?"""
     try:
-        info = connection.info  # type: ignore[attr-defined]
+        info = connection.info
         if info.status != pq.ConnStatus.OK:
             return False
         if info.transaction_status != pq.TransactionStatus.IDLE:
             return False
         poller = select.poll()
-        poller.register(connection.fileno(), _READABLE)  # type: ignore[attr-defined]
+        poller.register(connection.fileno(), _READABLE)
         return not poller.poll(0)
     except Exception:  # a closed or broken connection: Django's check decides
         return False
@@ -48,6 +50,10 @@ def quiet(connection: object) -> bool:
 class DatabaseWrapper(base.DatabaseWrapper):
     """Django's PostgreSQL connection; its health check skips the ``SELECT 1`` of a
     quiet connection."""
+
+    # Django's, set per connection (not in its type stubs)
+    health_check_enabled: bool
+    health_check_done: bool
 
     def close_if_health_check_failed(self) -> None:
         if (
