@@ -110,7 +110,9 @@ def database_from_url(url: str, *, base_dir: Path) -> dict:
     if parts.scheme in ("postgres", "postgresql", "pgsql"):
         options = {k: v[-1] for k, v in parse_qs(parts.query).items()}
         return {
-            "ENGINE": "django.db.backends.postgresql",
+            # Django's backend, its health check without a round trip on a quiet
+            # connection (core/postgresql/base.py)
+            "ENGINE": "core.postgresql",
             "NAME": unquote(parts.path.lstrip("/")) or "quotient",
             "USER": unquote(parts.username or ""),
             "PASSWORD": unquote(parts.password or ""),

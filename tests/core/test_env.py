@@ -39,7 +39,7 @@ def test_env_choice_and_float_fail_loudly(monkeypatch):
 def test_database_urls(tmp_path):
     pg = database_from_url("postgres://quo:pw@db.local:5433/quotient", base_dir=tmp_path)
     assert (pg["ENGINE"], pg["NAME"], pg["USER"], pg["PORT"]) == (
-        "django.db.backends.postgresql",
+        "core.postgresql",
         "quotient",
         "quo",
         "5433",
