@@ -62,6 +62,25 @@ def _number(value: Any) -> str:
     return _shown(value)
 
 
+#: the movements written, by what writes them (the active catalogue's ``ngettext``,
+#: the thousands' setting), then by (movement, provisional): a list's pages share a
+#: few thousand of them
+_MOVES: dict[tuple[object, bool], dict[tuple[int | None, bool], str]] = {}
+KEPT_MOVES = 20_000
+
+
+def _moves(plural: Callable[[str, str, int], str]) -> dict[tuple[int | None, bool], str]:
+    """The movements the process wrote with ``plural`` (``_plural()``: the active
+    language's) and the settings now, by (movement, provisional)."""
+    key = (plural, settings.USE_THOUSAND_SEPARATOR)
+    moves = _MOVES.get(key)
+    if moves is None or len(moves) > KEPT_MOVES:
+        if len(_MOVES) > 16:
+            _MOVES.clear()
+        moves = _MOVES[key] = {}
+    return moves
+
+
 def _numbers() -> Callable[[Any], str]:
     """``_number``, the setting it reads read once a page."""
     if settings.USE_THOUSAND_SEPARATOR:
@@ -108,7 +127,7 @@ def ranked_rows(rows: Iterable[EntryRow]) -> SafeString:
     """The ranked table's rows (``ratings.selectors.EntryRow``): rank, player,
     number, movement, club, country, results."""
     cells, out, plural, number = _Cells(), [], _plural(), _numbers()
-    moves: dict[tuple[int | None, bool], str] = {}  # a page's rows share few movements
+    moves = _moves(plural)
     for row in rows:
         key = (row.movement, row.provisional)
         moved = moves.get(key)

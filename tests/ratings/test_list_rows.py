@@ -198,6 +198,8 @@ def test_a_kept_provisional_page_is_set_in_every_page_as_written_afresh(
         for number in (1, 2, 4)
         for other in ({}, {"provisional_page": 2})
     ]
+    selectors._KEPT.clear()  # what earlier tests left
+    selectors._WRITTEN.clear()
     kept, calls = [], []
 
     def written(*args):
