@@ -49,19 +49,27 @@ def conditional(
 
 
 def rendered(
-    request: Request, key: str, compute: Callable[[], dict], timeout: int = LONG
+    request: Request,
+    key: str,
+    compute: Callable[[], dict],
+    timeout: int = LONG,
+    body: Callable[[], bytes | None] | None = None,
 ) -> HttpResponseBase:
     """The body of ``compute()`` as the negotiated renderer writes it. For JSON the
     rendered bytes are what the cache keeps (per media type: ``indent=`` changes them),
     so a hit neither rebuilds the data nor renders it again: the same bytes DRF's
-    ``Response`` would have sent. Other formats (the browsable API) render each time."""
+    ``Response`` would have sent. Other formats (the browsable API) render each time.
+    ``body``: writes those JSON bytes itself (None: it leaves them to the renderer)."""
     renderer, media_type = request.accepted_renderer, request.accepted_media_type
     if renderer.format != "json":
         return Response(cached(key, compute, timeout, by=request._request))
 
     def render() -> bytes:
-        body = renderer.render(compute(), media_type, {"request": request})
-        return body.encode() if isinstance(body, str) else body
+        written = body() if body is not None else None
+        if written is not None:
+            return written
+        out = renderer.render(compute(), media_type, {"request": request})
+        return out.encode() if isinstance(out, str) else out
 
-    body = cached(f"{key}:{media_type}", render, timeout, by=request._request)
-    return HttpResponse(body, content_type=media_type)
+    content = cached(f"{key}:{media_type}", render, timeout, by=request._request)
+    return HttpResponse(content, content_type=media_type)

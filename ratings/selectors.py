@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
-from typing import Any, NamedTuple, Protocol, overload
+from typing import Any, NamedTuple, Protocol, TypeVar, overload
 
 from django.db import connection
 from django.db.models import F, Max, Model, OuterRef, Prefetch, QuerySet, Subquery
@@ -213,6 +213,8 @@ class ListPart(Rows):
         size = ranking.provisional_count if provisional else ranking.ranked_count
         self.size: int = size or 0
         self.read: dict[tuple[int, int], list[EntryRow]] = {}
+        #: the slices this process keeps (``read_slices``), by slice: their keys
+        self.kept: dict[tuple[int, int], tuple[int, str, int, int]] = {}
 
     def count(self) -> int:
         return self.size
@@ -250,6 +252,7 @@ def read_slices(wanted: list[tuple[ListPart, int, int]], players: str | None = N
             unread.append((part, start, stop))
         else:
             part.read[(start, stop)] = kept
+            part.kept[(start, stop)] = key
     if not unread:
         return
     sql = " UNION ALL ".join([_ROWS_SQL] * len(unread))
@@ -266,7 +269,39 @@ def read_slices(wanted: list[tuple[ListPart, int, int]], players: str | None = N
         if players and part.provisional:
             if len(_KEPT) >= KEPT_PAGES:
                 _KEPT.clear()
-            _KEPT[(part.ranking.pk, players, start, stop)] = rows
+            key = (part.ranking.pk, players, start, stop)
+            _KEPT[key], part.kept[(start, stop)] = rows, key
+
+
+T = TypeVar("T")
+
+#: what pages wrote of the slices ``_KEPT`` keeps, by (slice's key, form): a list's
+#: provisional page written once per process, language and format, not at each page
+_WRITTEN: dict[tuple[Any, ...], Any] = {}
+KEPT_WRITINGS = 16
+
+
+def written(
+    part: Rows,
+    start: int,
+    rows: list[EntryRow],
+    form: Hashable,
+    write: Callable[[list[EntryRow]], T],
+) -> T:
+    """``write(rows)``, ``rows`` the slice of ``part`` from ``start``: kept by the process
+    when the slice is (a provisional page: every page of its list shows it), per
+    ``form`` (whatever else the writing depends on: language, format), and written
+    again only when its list or its players' generation changes."""
+    kept = part.kept.get((start, start + len(rows))) if isinstance(part, ListPart) else None
+    if kept is None or not rows:
+        return write(rows)
+    key = (*kept, form)
+    found = _WRITTEN.get(key)
+    if found is None:
+        if len(_WRITTEN) >= KEPT_WRITINGS:
+            _WRITTEN.clear()
+        found = _WRITTEN[key] = write(rows)
+    return found
 
 
 def page_slice(part: ListPart, number: object, size: int) -> tuple[int, int] | None:

@@ -3,11 +3,15 @@ country or name, ranked players then provisional ones), and what the number mean
 
 from __future__ import annotations
 
-from django.core.paginator import Paginator
+from typing import cast
+
+from django.conf import settings
+from django.core.paginator import Page, Paginator
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, QueryDict
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
-from django.utils.safestring import mark_safe
+from django.urls import get_script_prefix, get_urlconf
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from django_countries import countries
 
@@ -38,6 +42,7 @@ from ratings.close import ranking_params
 from ratings.engine.params import weight
 from ratings.models import RankingList
 from ratings.selectors import (
+    EntryRow,
     EntryRows,
     ListPart,
     Rows,
@@ -50,7 +55,9 @@ from ratings.selectors import (
     ranking_months,
     ranking_part,
     read_slices,
+    written,
 )
+from ratings.templatetags.ranking_rows import provisional_rows
 
 PER_PAGE = 100
 #: the filters of a list's page, and the longest value each keeps
@@ -144,16 +151,27 @@ def _list_html(
         parts = [ranking.pk, tag(gens[LISTS]), tag(gens[PLAYERS]), get_language()]
         key = "list-head-html:" + ":".join(map(str, parts))
         head = cached(key, lambda: _list_head(ranking, filters, gens))
+    others = Paginator(provisional, PER_PAGE).get_page(request.GET.get("provisional_page"))
     context = {
         "ranking": ranking,
         "head": mark_safe(head),  # rendered by the template engine
         "page": Paginator(ranked, PER_PAGE).get_page(request.GET.get("page")),
-        "provisional_page": Paginator(provisional, PER_PAGE).get_page(
-            request.GET.get("provisional_page")
-        ),
+        "provisional_page": others,
+        "provisional_rows": _provisional_rows(provisional, others),
         "filtered": filtered,
     }
     return render_to_string("ratings/_list.html", context, request=request)
+
+
+def _provisional_rows(part: Rows, page: Page) -> SafeString:
+    """The rows of ``page`` of the provisional ``part``: the same on every page of
+    the list, written once per process and language while the process keeps them
+    (``ratings.selectors.written``)."""
+    rows = cast(list[EntryRow], page.object_list)  # a slice of ``Rows``
+    start = (page.number - 1) * PER_PAGE
+    urls = (get_script_prefix(), get_urlconf() or settings.ROOT_URLCONF)
+    form = ("html", get_language(), *urls, settings.USE_THOUSAND_SEPARATOR)
+    return written(part, start, rows, form, provisional_rows)
 
 
 def _list_head(ranking: RankingList, filters: dict[str, str], gens: dict[str, Generation]) -> str:

@@ -18,6 +18,8 @@ player's number of that list counted.
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
 from datetime import date
 from typing import cast
 
@@ -69,7 +71,12 @@ from ratings.selectors import (
     ranking_months,
     ranking_part,
     read_slices,
+    written,
 )
+
+#: what stands for a page's provisional entries before they are set in its JSON: no
+#: text of an answer holds a NUL (PostgreSQL's texts cannot)
+_SPLICE = "\x00provisional\x00"
 
 
 class EntryPagination(Pagination):
@@ -220,28 +227,71 @@ class RankingDetail(APIView):
             response = ranking_csv(ranking, validators.key, by=request._request)
         elif response is None:
             response = rendered(
-                request, validators.key, lambda: self.page_data(request, ranking, gens)
+                request,
+                validators.key,
+                lambda: self.page_data(request, ranking, gens),
+                body=lambda: self.page_json(request, ranking, gens),
             )
         # a revision asked for by number never changes; the month's latest may be re-run
         return served(request, response, validators, immutable=revision is not None)
 
     def page_data(
-        self, request: Request, ranking: RankingList, gens: dict[str, Generation]
+        self,
+        request: Request,
+        ranking: RankingList,
+        gens: dict[str, Generation],
+        provisional_json: Callable[[Rows, int, list[EntryRow]], object] | None = None,
     ) -> dict:
+        """The answer's data; ``provisional_json(part, start, rows)``: what stands for
+        the provisional entries instead of their dicts (``page_json``)."""
         ranked = ranking_part(ranking, provisional=False)
         provisional = ranking_part(ranking, provisional=True)
         _read_pages(request, [(ranked, "page"), (provisional, "provisional_page")], gens[PLAYERS])
         rows, entries_page = EntryPagination("page").paginate(ranked, request)
-        others, provisional_page = EntryPagination("provisional_page").paginate(
-            provisional, request
-        )
+        paginator = EntryPagination("provisional_page")
+        others, provisional_page = paginator.paginate(provisional, request)
+        if provisional_json is None or paginator.page is None:
+            written_out: object = [provisional_entry(row) for row in others]
+        else:
+            start = paginator.page.start_index() - 1 if others else 0
+            written_out = provisional_json(provisional, start, others)
         return {
             **list_head(ranking, gens[LISTS]),
             "entries": [ranked_entry(row) for row in rows],
             "entries_page": entries_page,
-            "provisional": [provisional_entry(row) for row in others],
+            "provisional": written_out,
             "provisional_page": provisional_page,
         }
+
+    def page_json(
+        self, request: Request, ranking: RankingList, gens: dict[str, Generation]
+    ) -> bytes | None:
+        """The answer as ``JSONRenderer`` writes it, its provisional entries (the same
+        on every page of the list) written once per process while it keeps them
+        (``ratings.selectors.written``) and set in the rest; None: indented, written
+        by the renderer alone."""
+        renderer, media_type = request.accepted_renderer, request.accepted_media_type
+        context = {"request": request}
+        if not isinstance(renderer, JSONRenderer) or renderer.get_indent(media_type, context):
+            return None
+        fragments: list[bytes] = []
+
+        def provisional_json(part: Rows, start: int, rows: list[EntryRow]) -> str:
+            def write(rows: list[EntryRow]) -> bytes:
+                return renderer.render([provisional_entry(row) for row in rows], media_type)
+
+            fragments.append(written(part, start, rows, ("json", media_type), write))
+            return _SPLICE
+
+        data = self.page_data(request, ranking, gens, provisional_json)
+        body = renderer.render(data, media_type, context)
+        if not fragments:
+            return body
+        head, *tail = body.split(renderer.render(_SPLICE, media_type))
+        if len(tail) != 1:  # never: no text of a list holds a NUL
+            data["provisional"] = json.loads(fragments[0])
+            return renderer.render(data, media_type, context)
+        return head + fragments[0] + tail[0]
 
     def finalize_response(self, request, response, *args, **kwargs):
         accepted = getattr(request, "accepted_renderer", None)  # none: negotiation failed

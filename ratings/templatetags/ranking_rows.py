@@ -70,6 +70,32 @@ def _number(value: Any) -> str:
     return _shown(value)
 
 
+#: the movements written, by what writes them (the active catalogue's ``ngettext``,
+#: the thousands' setting), then by (movement, provisional): a list's pages share a
+#: few thousand of them
+_MOVES: dict[tuple[object, bool], dict[tuple[int | None, bool], str]] = {}
+KEPT_MOVES = 20_000
+
+
+def _moves(plural: Callable[[str, str, int], str]) -> dict[tuple[int | None, bool], str]:
+    """The movements the process wrote with ``plural`` (``_plural()``: the active
+    language's) and the settings now, by (movement, provisional)."""
+    key = (plural, settings.USE_THOUSAND_SEPARATOR)
+    moves = _MOVES.get(key)
+    if moves is None or len(moves) > KEPT_MOVES:
+        if len(_MOVES) > 16:
+            _MOVES.clear()
+        moves = _MOVES[key] = {}
+    return moves
+
+
+def _numbers() -> Callable[[Any], str]:
+    """``_number``, the setting it reads read once a page."""
+    if settings.USE_THOUSAND_SEPARATOR:
+        return _shown
+    return lambda value: str(value) if type(value) is int else _shown(value)
+
+
 class _Cells:
     """The cells every row writes about its player, country names looked up once a
     page (a page's players share few countries)."""
@@ -108,19 +134,19 @@ def _country(code: str) -> str:
 def ranked_rows(rows: Iterable[EntryRow]) -> SafeString:
     """The ranked table's rows (``ratings.selectors.EntryRow``): rank, player,
     number, movement, club, country, results."""
-    cells, out, plural = _Cells(), [], _plural()
-    moves: dict[tuple[int | None, bool], str] = {}  # a page's rows share few movements
+    cells, out, plural, number = _Cells(), [], _plural(), _numbers()
+    moves = _moves(plural)
     for row in rows:
         key = (row.movement, row.provisional)
         moved = moves.get(key)
         if moved is None:
             moved = moves[key] = movement(row, plural)
         out.append(
-            f'\n    <tr><td class="num">{_number(row.rank)}</td><td>{cells.player(row)}</td>'
-            f'\n        <td class="num">{_number(row.fladub)}</td>'
+            f'\n    <tr><td class="num">{number(row.rank)}</td><td>{cells.player(row)}</td>'
+            f'\n        <td class="num">{number(row.fladub)}</td>'
             f'<td class="num">{moved}\n</td>'  # the include's last line end
             f"\n        {cells.club_and_country(row)}"
-            f'\n        <td class="num">{_number(row.results_counted)}</td></tr>\n  '
+            f'\n        <td class="num">{number(row.results_counted)}</td></tr>\n  '
         )
     return mark_safe("".join(out))  # every value escaped
 
@@ -129,12 +155,12 @@ def ranked_rows(rows: Iterable[EntryRow]) -> SafeString:
 def provisional_rows(rows: Iterable[EntryRow]) -> SafeString:
     """The provisional table's rows (``EntryRow``): player, number, results, club,
     country."""
-    cells, out = _Cells(), []
+    cells, out, number = _Cells(), [], _numbers()
     for row in rows:
         out.append(
             f"\n    <tr><td>{cells.player(row)}</td>"
-            f'\n        <td class="num">{_number(row.fladub)}</td>'
-            f'<td class="num">{_number(row.results_counted)}</td>'
+            f'\n        <td class="num">{number(row.fladub)}</td>'
+            f'<td class="num">{number(row.results_counted)}</td>'
             f"\n        {cells.club_and_country(row)}</tr>\n  "
         )
     return mark_safe("".join(out))  # every value escaped

@@ -6,10 +6,12 @@ does not have costs one query."""
 from __future__ import annotations
 
 import datetime as dt
+import re
 from dataclasses import dataclass
 
 import pytest
 import time_machine
+from django.core.cache import cache
 from django.db import connection
 from django.template import Context, Template
 from django.test.utils import CaptureQueriesContext
@@ -18,7 +20,7 @@ from rest_framework import serializers
 from rest_framework.renderers import JSONRenderer
 
 from federation.models import Club, Game, Player
-from ratings import publication
+from ratings import publication, selectors
 from ratings.api.serializers import (
     MonthField,
     PageLinksSerializer,
@@ -160,3 +162,60 @@ def test_a_page_past_the_end_is_still_refused_or_shown_as_the_last(client, octob
     assert client.get(API, {"page_size": "x"}).status_code == 400
     last = client.get(PAGE, {"page": 99})  # one page of 100: the first
     assert last.status_code == 200 and b'<tr><td class="num">1</td>' in last.content
+
+
+def _fresh(client, url: str, params: dict, headers: dict) -> bytes:
+    """The page as a process that keeps nothing writes it."""
+    cache.clear()
+    selectors._KEPT.clear()
+    selectors._WRITTEN.clear()
+    return _body(client, url, params, headers)
+
+
+def _body(client, url: str, params: dict, headers: dict) -> bytes:
+    response = client.get(url, params, headers=headers)
+    assert response.status_code == 200
+    return re.sub(rb'name="csrfmiddlewaretoken" value="[^"]*"', b"", response.content)
+
+
+@pytest.mark.django_db
+def test_a_kept_provisional_page_is_set_in_every_page_as_written_afresh(
+    client, october, monkeypatch
+):
+    """Every page sets in the provisional page the process keeps written (per language,
+    per format) the bytes a process keeping nothing writes: in en, fr and de, the API
+    compact and indented, the last page, a provisional page other than the first."""
+    monkeypatch.setattr("ratings.views.PER_PAGE", 2)
+    asks = [
+        (PAGE, {"page": number, **other}, {"accept-language": language})
+        for language in ("en", "fr", "de", "en")
+        for number in (1, 2, 4)
+        for other in ({}, {"provisional_page": 2})
+    ]
+    asks += [
+        (API, {"page": number, "page_size": 2, **other}, {"accept": accept})
+        for accept in ("application/json", "application/json; indent=2", "application/json")
+        for number in (1, 2, 4)
+        for other in ({}, {"provisional_page": 2})
+    ]
+    selectors._KEPT.clear()  # what earlier tests left
+    selectors._WRITTEN.clear()
+    kept, calls = [], []
+
+    def written(*args):
+        calls.append(args[2])
+        return write(*args)
+
+    write = selectors.written
+    with monkeypatch.context() as patched:  # each page written, not taken from the cache
+        for name in ("ratings.views.cached", "core.api_cache.cached"):
+            patched.setattr(name, lambda key, fill, *args, **kwargs: fill())
+        for name in ("ratings.views.written", "ratings.api.views.written"):
+            patched.setattr(name, written)
+        for url, params, headers in asks:
+            kept.append(_body(client, url, params, headers))
+    # every page but the indented ones set in a provisional page kept written: two
+    # of them, in three languages and in JSON
+    assert len(calls) == len(asks) - 6 and len(selectors._WRITTEN) == 2 * 3 + 2
+    for (url, params, headers), body in zip(asks, kept, strict=True):
+        assert body == _fresh(client, url, params, headers), (url, params, headers)
