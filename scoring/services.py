@@ -24,6 +24,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
+from core.prepared import prepared_cursor
 from federation.models import Club, Game, Membership, Player
 from federation.months import Placement, ranking_month_for
 from federation.permissions import can_write_for_club, can_write_for_club_with_game
@@ -190,7 +191,7 @@ def submission_reads(user: Any, slug: Any, record: Any) -> SubmissionReads | Non
         key,
         folded,
     ]
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()
     first = rows[0]

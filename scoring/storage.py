@@ -3,7 +3,10 @@
 A submission is the service's most frequent write. On PostgreSQL the three inserts
 are one statement (``INSERT``s chained by ``WITH``, each seat and the event taking
 the match's new id from the first): one round trip instead of five (``BEGIN``, three
-``INSERT``s, ``COMMIT``), and no query compiled by the ORM. A statement is atomic by
+``INSERT``s, ``COMMIT``), and no query compiled by the ORM. The seats come as one
+array a column (``unnest``), so the statement's text is the same for every table
+size: it is prepared once a connection (``core.prepared``) and its values are sent
+as parameters, not quoted into the text. A statement is atomic by
 itself, so outside a transaction it needs none; inside one (a tournament's result) it
 runs in a savepoint, so that a refusal (the unique constraint of a duplicate) leaves
 the caller's transaction usable. Elsewhere (the quick start's SQLite) the ORM saves
@@ -22,6 +25,7 @@ from typing import Any
 from django.db import connection, transaction
 from django.db.models import Field, Model
 
+from core.prepared import prepared_cursor
 from scoring.models import Match, MatchEvent, MatchSeat
 
 
@@ -37,14 +41,18 @@ def match_insert(match: Match, seats: Sequence[MatchSeat], event: MatchEvent) ->
             event.match = match
             event.save(force_insert=True)
         return
-    sql, params = _together(match, seats, event)
+    params = [
+        *_values(match),
+        *_columns_of(seats),
+        *_values(event, parent="match"),
+    ]
     if connection.in_atomic_block:
-        with transaction.atomic(), connection.cursor() as cursor:
-            cursor.execute(sql, params)
+        with transaction.atomic(), prepared_cursor() as cursor:
+            cursor.execute(_together(), params)
             row = cursor.fetchone()
     else:
-        with connection.cursor() as cursor:
-            cursor.execute(sql, params)
+        with prepared_cursor() as cursor:
+            cursor.execute(_together(), params)
             row = cursor.fetchone()
     match_id, event_id, seat_ids = row
     _stored(match, match_id)
@@ -55,22 +63,21 @@ def match_insert(match: Match, seats: Sequence[MatchSeat], event: MatchEvent) ->
     _stored(event, event_id)
 
 
-def _together(match: Match, seats: Sequence[MatchSeat], event: MatchEvent) -> tuple[str, list[Any]]:
-    """The statement: the match, then its seats (ids returned in seat order) and its
-    event, each child row naming ``(SELECT id FROM match)``."""
-    params: list[Any] = []
-    match_columns, match_values = _row(match, params)
-    seat_columns = ""
-    seat_rows = []
-    for seat in seats:
-        seat_columns, values = _row(seat, params, parent="match")
-        seat_rows.append(f"((SELECT id FROM match), {values})")
-    event_columns, event_values = _row(event, params, parent="match")
-    sql = (
+@functools.cache
+def _together() -> str:
+    """The statement (written once a process, prepared once a connection: the same
+    text whatever the number of seats): the match, then its seats from one array a
+    column (``unnest``, ids returned in seat order) and its event, each child row
+    naming ``(SELECT id FROM match)``."""
+    match_columns, match_values = _placeholders(Match)
+    seat_fields, seat_columns = _layout(MatchSeat, "match")
+    arrays = ", ".join(f"%s::{f.db_type(connection)}[]" for f in seat_fields)
+    event_columns, event_values = _placeholders(MatchEvent, parent="match")
+    return (
         f"WITH match AS (INSERT INTO {_table(Match)} ({match_columns})"
         f" VALUES ({match_values}) RETURNING {_column(Match._meta.pk)} AS id),"
         f" seats AS (INSERT INTO {_table(MatchSeat)} ({seat_columns})"
-        f" VALUES {', '.join(seat_rows)}"
+        f" SELECT (SELECT id FROM match), new_seat.* FROM unnest({arrays}) AS new_seat"
         f" RETURNING {_column(MatchSeat._meta.pk)} AS id,"
         f" {_column(MatchSeat._meta.get_field('seat'))} AS seat),"
         f" event AS (INSERT INTO {_table(MatchEvent)} ({event_columns})"
@@ -79,22 +86,32 @@ def _together(match: Match, seats: Sequence[MatchSeat], event: MatchEvent) -> tu
         " SELECT (SELECT id FROM match), (SELECT id FROM event),"
         " ARRAY(SELECT id FROM seats ORDER BY seat)"
     )
-    return sql, params
 
 
-def _row(obj: Model, params: list[Any], parent: str | None = None) -> tuple[str, str]:
-    """The quoted columns of ``obj``'s concrete fields (the ``parent`` foreign key
-    first, its value left to the caller; no primary key) and the placeholders of their
-    values, appended to ``params`` as ``save()`` would prepare them."""
-    fields, columns = _layout(type(obj), parent)
-    for field in fields:
-        params.append(field.get_db_prep_save(field.pre_save(obj, True), connection))
+def _placeholders(model: type[Model], parent: str | None = None) -> tuple[str, str]:
+    """The quoted columns of a row of ``model`` (as :func:`_layout`) and the
+    placeholders of the values :func:`_values` gives them."""
+    fields, columns = _layout(model, parent)
     return columns, ", ".join(["%s"] * len(fields))
+
+
+def _values(obj: Model, parent: str | None = None) -> list[Any]:
+    """The values of ``obj``'s row (the fields of :func:`_layout`, the ``parent``
+    foreign key left to the statement), as ``save()`` would prepare them."""
+    fields, _columns = _layout(type(obj), parent)
+    return [field.get_db_prep_save(field.pre_save(obj, True), connection) for field in fields]
+
+
+def _columns_of(seats: Sequence[MatchSeat]) -> list[list[Any]]:
+    """The seats' values (:func:`_values`) one list a column, for ``unnest``."""
+    rows = [_values(seat, parent="match") for seat in seats]
+    return [list(column) for column in zip(*rows, strict=True)]
 
 
 @functools.cache
 def _layout(model: type[Model], parent: str | None) -> tuple[list[Field], str]:
-    """The fields a row of ``model`` gives values for, and its quoted column list."""
+    """The fields a row of ``model`` gives values for, and its quoted column list (the
+    ``parent`` foreign key first, its value left to the statement; no primary key)."""
     fields = [f for f in model._meta.concrete_fields if not f.primary_key]
     columns = []
     if parent is not None:
