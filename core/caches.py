@@ -7,7 +7,8 @@ computed and served as usual (the throttles then count per process instead:
 ``core.throttling``). After a failure the backend stays away from Redis for a
 few seconds (per process) so that an outage costs one connection attempt, not one per
 call. ``clear`` removes only this site's keys (its ``KEY_PREFIX``): several sites or
-test runs may share one Redis database. ``spend`` counts a use of a budget (throttles,
+test runs may share one Redis database. ``set_then_get_many`` writes a key and
+reads others in one round trip (``core.generations.read_along``). ``spend`` counts a use of a budget (throttles,
 cache fills) in one atomic script, reading a cached body first if asked.
 """
 
@@ -170,6 +171,22 @@ class SafeRedisCache(RedisCache):
         if answer[0] == 1:
             return Spent(True, use=use)
         return Spent(False, int(answer[1]), float(answer[2]))
+
+    @_safe(_empty)
+    def set_then_get_many(self, key: str, value: Any, keys: list[str]) -> dict[str, Any]:
+        """``set(key, value, None)`` then ``get_many(keys)`` in one round trip (a
+        pipeline, in that order): the values found of ``keys``. When Redis fails the
+        write is dropped and nothing is found, as with the two calls."""
+        client = self._cache.get_client(None, write=True)
+        serializer = self._cache._serializer  # type: ignore[attr-defined]
+        made = {self.make_and_validate_key(k): k for k in keys}
+        pipe = client.pipeline(transaction=False)
+        pipe.set(self.make_and_validate_key(key), serializer.dumps(value))
+        pipe.mget(list(made))
+        _written, values = pipe.execute()
+        return {
+            made[k]: serializer.loads(v) for k, v in zip(made, values, strict=True) if v is not None
+        }
 
     @_safe(_none)
     def refund(self, budget: str, use: str) -> None:

@@ -19,6 +19,9 @@ from __future__ import annotations
 
 import secrets
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from datetime import UTC, datetime
 
 from django.core.cache import cache
@@ -36,8 +39,19 @@ def _fresh() -> Generation:
     return time.time_ns(), secrets.token_hex(4)
 
 
+#: the generations read with each bump inside an open :func:`read_along` block, and
+#: the values found (those read last, or bumped since)
+_ALONG: ContextVar[tuple[tuple[str, ...], dict[str, Generation]] | None] = ContextVar(
+    "generations_along", default=None
+)
+
+
 def generations(*names: str) -> dict[str, Generation]:
-    """The current value of each generation (one cache read when they are known)."""
+    """The current value of each generation (one cache read when they are known; none
+    for those a bump inside :func:`read_along` has just read)."""
+    along = _ALONG.get()
+    if along is not None and all(name in along[1] for name in names):
+        return {name: along[1][name] for name in names}
     found = cache.get_many(list(names))
     for name in names:
         if name not in found:
@@ -57,7 +71,32 @@ def changed_at(*values: Generation) -> datetime:
 
 
 def bump(name: str) -> None:
-    cache.set(name, _fresh(), None)
+    fresh = _fresh()
+    along = _ALONG.get()
+    wanted = [] if along is None else [n for n in along[0] if n != name]
+    write_then_read = getattr(cache, "set_then_get_many", None)
+    if along is None or not wanted or write_then_read is None:
+        cache.set(name, fresh, None)
+    else:  # one round trip: the bump, then the generations asked for
+        found = write_then_read(name, fresh, wanted)
+        along[1].clear()
+        along[1].update(found)
+    if along is not None and name in along[0]:
+        along[1][name] = fresh
+
+
+@contextmanager
+def read_along(*names: str) -> Iterator[None]:
+    """Inside the block, each bump also reads the generations ``names`` in the same
+    round trip, and :func:`generations` answers them from there: a write that bumps one
+    generation and then asks another (a match recorded, then the webhooks' endpoints,
+    ``hooks.subscribers``) makes one round trip to the cache instead of two. The values
+    are those of the moment of the bump, and are forgotten when the block ends."""
+    token = _ALONG.set((names, {}))
+    try:
+        yield
+    finally:
+        _ALONG.reset(token)
 
 
 def bump_on_commit(name: str) -> None:

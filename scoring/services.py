@@ -24,6 +24,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
+from core.generations import HOOKS, read_along
 from core.prepared import prepared_cursor
 from federation.models import Club, Game, Membership, Player
 from federation.months import Placement, ranking_month_for
@@ -340,8 +341,10 @@ def match_record(
         raise
     if due:
         analysis_queue(match)
-    # the caches, and the webhooks once committed
-    match_changed.send(sender=Match, match=match, action=event.action, at=now, seats=seats)
+    # the caches, and the webhooks once committed: the bump of the matches' generation
+    # reads the webhooks' one in the same round trip (``read_along``)
+    with read_along(HOOKS):
+        match_changed.send(sender=Match, match=match, action=event.action, at=now, seats=seats)
     return Recorded(match=match, warnings=warnings, seats=seats)
 
 
