@@ -20,9 +20,10 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
+from datetime import date
 from typing import Any
 
-from django.db import connection, transaction
+from django.db import connection, models, transaction
 from django.db.models import Field, Model
 
 from core.prepared import prepared_cursor
@@ -95,11 +96,46 @@ def _placeholders(model: type[Model], parent: str | None = None) -> tuple[str, s
     return columns, ", ".join(["%s"] * len(fields))
 
 
+#: the fields whose value of exactly this type (or None) ``save()`` sends to
+#: PostgreSQL as it is: ``pre_save`` reads the attribute and ``get_db_prep_save`` only
+#: checks the type (an integer, a text, a truth, a day)
+PLAIN: dict[type[Field], type] = {
+    models.ForeignKey: int,
+    models.IntegerField: int,
+    models.PositiveIntegerField: int,
+    models.PositiveSmallIntegerField: int,
+    models.CharField: str,
+    models.TextField: str,
+    models.BooleanField: bool,
+    models.DateField: date,
+}
+
+
 def _values(obj: Model, parent: str | None = None) -> list[Any]:
     """The values of ``obj``'s row (the fields of :func:`_layout`, the ``parent``
-    foreign key left to the statement), as ``save()`` would prepare them."""
-    fields, _columns = _layout(type(obj), parent)
-    return [field.get_db_prep_save(field.pre_save(obj, True), connection) for field in fields]
+    foreign key left to the statement), as ``save()`` would prepare them: a plain value
+    of a plain field (:data:`PLAIN`) as it is, any other through the field's own
+    ``pre_save`` and ``get_db_prep_save``."""
+    values = []
+    for field, attname, plain in _preparers(type(obj), parent):
+        value = getattr(obj, attname)
+        if plain is None or (value is not None and type(value) is not plain):
+            value = field.get_db_prep_save(field.pre_save(obj, True), connection)
+        values.append(value)
+    return values
+
+
+@functools.cache
+def _preparers(model: type[Model], parent: str | None) -> list[tuple[Field, str, type | None]]:
+    """Each field of :func:`_layout`, its attribute, and the type of its plain values
+    (None: every value is prepared by the field)."""
+    fields, _columns = _layout(model, parent)
+    return [(f, f.attname, None if _stamped(f) else PLAIN.get(type(f))) for f in fields]
+
+
+def _stamped(field: Field) -> bool:
+    """A day its ``pre_save`` writes (``auto_now``, ``auto_now_add``)."""
+    return bool(getattr(field, "auto_now", False) or getattr(field, "auto_now_add", False))
 
 
 def _columns_of(seats: Sequence[MatchSeat]) -> list[list[Any]]:

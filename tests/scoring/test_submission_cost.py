@@ -235,3 +235,26 @@ def test_a_submission_bumps_and_reads_the_hooks_generation_in_one_round_trip(
     assert reads == [(HOOKS,)]  # the webhooks asked (the write committed) ...
     assert counted.calls == ["set_then_get_many"]  # ... and the bump's round trip answered
     assert generations.generations(MATCHES)[MATCHES] != before
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("record", [SHEET_RECORD, DIVISOR_SUMMARY], ids=["sheet", "summary"])
+def test_plain_values_are_those_the_fields_prepare(club, players, organiser, record):
+    """The values sent as they are (``scoring.storage.PLAIN``) are those the fields'
+    own ``pre_save`` and ``get_db_prep_save`` give."""
+    from scoring import storage
+
+    recorded = match_record(
+        club=club, played_on=dt.date(2026, 11, 2), record=record, submitted_by=organiser
+    )
+    event = MatchEvent.objects.get(match=recorded.match)
+    checked = 0
+    for obj, parent in [(recorded.match, None), (event, "match")] + [
+        (seat, "match") for seat in recorded.seats
+    ]:
+        fields, _columns = storage._layout(type(obj), parent)
+        for field, value in zip(fields, storage._values(obj, parent), strict=True):
+            if storage.PLAIN.get(type(field)) is not None:
+                assert value == field.get_db_prep_save(field.pre_save(obj, True), connection)
+                checked += 1
+    assert checked > 20
