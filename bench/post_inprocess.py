@@ -4,7 +4,8 @@ Runs ``count`` distinct valid submissions (those of ``bench/pages.py``) through
 Django's test client under the benchmark's production-like settings (DEBUG off,
 throttling off), on the benchmark's database, and prints the mean queries, CPU ms
 and wall ms a POST, the CPU ms of the PostgreSQL backend serving them (read from
-``/proc``: the server runs on this machine), and the same for the API root's GET.
+``/proc``: the server runs on this machine), and the same for the API root's GET, with
+the token and without it (as ``bench/pages.py`` asks it).
 The submissions are deleted afterwards. ``--profile`` prints cProfile's top functions (CPU time).
 
     .venv/bin/python bench/post_inprocess.py --database quotient_submit_pages --count 200
@@ -61,11 +62,22 @@ def main() -> None:
     def root(_: str) -> None:
         assert client.get("/api/v1/").status_code == 200
 
+    anonymous = Client()
+
+    def anonymous_root(_: str) -> None:  # as bench/pages.py asks it: without a token
+        assert anonymous.get("/api/v1/").status_code == 200
+
     try:
         for body in bodies[:20]:  # warm up: imports, connections, caches
             post(body)
             root(body)
-        for name, call in (("POST /api/v1/matches/", post), ("GET /api/v1/", root)):
+            anonymous_root(body)
+        measured = (
+            ("POST /api/v1/matches/", post),
+            ("GET /api/v1/", root),
+            ("GET /api/v1/ anonymous", anonymous_root),
+        )
+        for name, call in measured:
             todo = bodies[20 : 20 + args.count]
             profiler = None
             if args.profile and call is post:
