@@ -7,6 +7,7 @@ cache calls."""
 from __future__ import annotations
 
 import datetime as dt
+import json
 from typing import Any
 
 import pytest
@@ -258,3 +259,85 @@ def test_plain_values_are_those_the_fields_prepare(club, players, organiser, rec
                 assert value == field.get_db_prep_save(field.pre_save(obj, True), connection)
                 checked += 1
     assert checked > 20
+
+
+# -- the API's answers, the new ways and the old ------------------------------------
+
+VALID = {"club": "lyon", "played_on": "2026-11-02", "record": DIVISOR_SUMMARY}
+#: (the body, its Idempotency-Key): posted in this order, each seeing the ones before
+SEQUENCE: list[tuple[Any, str | None]] = [
+    (VALID, None),
+    (VALID, None),  # a duplicate: 409 naming the first
+    ({**VALID, "game_number": 2}, None),
+    ({**VALID, "played_on": "2026-11-03", "record": SHEET_RECORD}, "key-1"),
+    ({**VALID, "played_on": "2026-11-03", "record": SHEET_RECORD}, "key-1"),  # replayed
+    ({**VALID, "played_on": "2026-11-04"}, "key-1"),  # the key with another body: 422
+    ({**VALID, "record": {**DIVISOR_SUMMARY, "players": ["ana", "zed", "cem"]}}, "key-2"),
+    ({**VALID, "record": {**DIVISOR_SUMMARY, "players": ["ana", "ANA", "cem"]}}, None),
+    ({**VALID, "played_on": "2099-01-01"}, None),
+    ({**VALID, "club": "nowhere"}, None),
+    ({**VALID, "record": {**DIVISOR_SUMMARY, "game": "nope"}}, None),
+    ({**VALID, "record": {**DIVISOR_SUMMARY, "extra": 1}}, None),
+    ({**VALID, "record": 3}, None),
+    ({**VALID, "game_number": 0}, None),
+    ({**VALID, "round": None, "played_on": "2026-11-05"}, None),
+    ({**VALID, "round": 999_999, "played_on": "2026-11-06"}, None),
+    ([VALID], None),
+]
+
+
+def answers(api: Any, key: str) -> list[tuple[int, Any, dict[str, str]]]:
+    """The status, body and headers of each of :data:`SEQUENCE`, the match ids
+    counted from the first one stored, its time masked; nothing kept afterwards."""
+    from django.db import transaction
+
+    api.credentials(HTTP_AUTHORIZATION=f"Token {key}")
+    found = []
+    with transaction.atomic():
+        first = None
+        for data, idempotency in SEQUENCE:
+            extra = {"HTTP_IDEMPOTENCY_KEY": idempotency} if idempotency else {}
+            response = api.post("/api/v1/matches/", data, format="json", **extra)
+            body = response.json()
+            if response.status_code == 201:
+                first = body["id"] if first is None else first
+                body = {**body, "id": body["id"] - first, "submitted_at": None}
+            elif "error" in body and "match" in body["error"].get("params", {}):
+                stored = body["error"]["params"]["match"]
+                text = json.dumps(body).replace(f"(match {stored})", f"(match +{stored - first})")
+                body = json.loads(text.replace(f'"match": {stored}', f'"match": {stored - first}'))
+            headers = {
+                name: response.get(name, "")
+                for name in ("Content-Type", "Vary", "Idempotent-Replayed", "Allow")
+            }
+            found.append((response.status_code, body, headers))
+        transaction.set_rollback(True)
+    return found
+
+
+@pytest.mark.django_db
+def test_the_api_answers_as_the_ways_it_replaced(api, organiser, players, monkeypatch, settings):
+    """The ORM's insert and token lookup, Django's cursors (not prepared) and two cache
+    calls after the insert: the same statuses, bodies and headers for valid, invalid,
+    duplicate and idempotent submissions."""
+    from contextlib import nullcontext
+
+    key = token_create(user=organiser, name="script").key
+    new = answers(api, key)
+    assert [status for status, _body, _headers in new] == [
+        201, 409, 201, 201, 201, 422, 400, 400, 400, 400, 400, 400, 400, 400, 201, 400, 400,
+    ]  # fmt: skip
+    assert new[4][2]["Idempotent-Replayed"] == "true"
+    settings.DATABASE_PREPARED = False
+    orm_way(monkeypatch)
+    monkeypatch.setattr("quotient.accounts.tokens._live_token", orm_lookup_of_digest)
+    monkeypatch.setattr("scoring.services.read_along", lambda *names: nullcontext())
+    assert answers(api, key) == new
+
+
+def orm_lookup_of_digest(digest: str, now: dt.datetime) -> ApiToken | None:
+    return (
+        ApiToken.objects.select_related("user")
+        .filter(digest=digest, revoked_at__isnull=True, expires_at__gt=now)
+        .first()
+    )
