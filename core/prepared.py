@@ -22,7 +22,7 @@ from typing import Any
 
 import psycopg
 from django.conf import settings
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.backends.utils import CursorWrapper
 
 
@@ -31,21 +31,22 @@ def prepared_cursor() -> CursorWrapper:
     connection; Django's cursor where prepared statements are off (not PostgreSQL, or
     ``DATABASE_PREPARED=0``). Use it as ``connection.cursor()``: a context manager, its
     queries logged and counted as Django's."""
-    if connection.vendor != "postgresql" or not settings.DATABASE_PREPARED:
-        return connection.cursor()
-    connection.close_if_health_check_failed()
-    connection.ensure_connection()
-    raw = connection.connection
+    db = connections[DEFAULT_DB_ALIAS]  # the ``connection`` proxy, looked up once
+    if db.vendor != "postgresql" or not settings.DATABASE_PREPARED:
+        return db.cursor()
+    db.close_if_health_check_failed()
+    db.ensure_connection()
+    raw = db.connection
     if raw.prepare_threshold is None:
         # Django turns psycopg's automatic preparing off (its own cursors never
         # prepare); this cursor asks for it query by query (``prepare=True``)
         raw.prepare_threshold = 0
-    connection.validate_thread_sharing()
-    with connection.wrap_database_errors:
+    db.validate_thread_sharing()
+    with db.wrap_database_errors:
         cursor: Any = PreparingCursor(raw)
-    if connection.queries_logged:
-        return connection.make_debug_cursor(cursor)
-    return connection.make_cursor(cursor)
+    if db.queries_logged:
+        return db.make_debug_cursor(cursor)
+    return db.make_cursor(cursor)
 
 
 class PreparingCursor(psycopg.Cursor[Any]):

@@ -24,7 +24,7 @@ from datetime import date
 from typing import cast
 
 from django.core.paginator import InvalidPage
-from django.http import HttpResponseBase
+from django.http import HttpRequest, HttpResponseBase
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -39,10 +39,12 @@ from rest_framework.views import APIView
 from core.api_cache import conditional, rendered, served
 from core.generations import Generation
 from core.http_cache import Validators, not_modified, page_parts
+from core.lean import LeanThrottles, lean
 from core.pagination import Pagination
 from federation.models import Game, Player
 from federation.months import parse_month
 from ratings.api.csv_export import CSVRenderer, ranking_csv
+from ratings.api.history import lean_history
 from ratings.api.serializers import (
     MONTH_FORMAT,
     PlayerHistorySerializer,
@@ -319,7 +321,7 @@ class RankingMonthList(generics.ListAPIView):
         return super().get(request, *args, **kwargs)
 
 
-class PlayerHistory(generics.ListAPIView):
+class PlayerHistory(LeanThrottles, generics.ListAPIView):
     """The player's ranking number and rank per month per game."""
 
     serializer_class = PlayerHistorySerializer
@@ -399,7 +401,13 @@ ranking_detail = RankingDetail.as_view()
 ranking_month_list = RankingMonthList.as_view()
 
 
-player_history_view = PlayerHistory.as_view()
+def _plain_history(request: HttpRequest, handle: str) -> HttpResponseBase | None:
+    """A plain read of the history without DRF's dispatch (``ratings.api.history``)."""
+    paging = cast(type[Pagination], PlayerHistory.pagination_class)
+    return lean_history(request, handle, paging.page_size or 0)
+
+
+player_history_view = lean(PlayerHistory.as_view(), _plain_history)
 
 
 player_ranking_view = PlayerRanking.as_view()

@@ -145,10 +145,13 @@ def created_body(match: Match, seats: Sequence[MatchSeat]) -> dict[str, Any]:
     }
 
 
-def detail_body(rows: Sequence[tuple[Any, ...]]) -> dict[str, Any]:
+def detail_body(
+    rows: Sequence[tuple[Any, ...]], *, after_seats: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """The match of ``rows`` (``match_detail_rows``) as ``MatchDetailSerializer`` writes
     it (its fields, in order, the same types; a test compares the two), without model
-    instances or DRF's field-by-field walk."""
+    instances or DRF's field-by-field walk. ``after_seats``: the fields a subclass of
+    the serializer declares after the seats (a tournament's ``round``)."""
     first = rows[0]
     result = _json(first[12])
     return {
@@ -157,7 +160,7 @@ def detail_body(rows: Sequence[tuple[Any, ...]]) -> dict[str, Any]:
         "club": first[2],
         "played_on": _DAY(first[3]),
         "game_number": first[4],
-        "submitted_at": serializers.DateTimeField().to_representation(first[5]),
+        "submitted_at": _MOMENT(first[5]),
         "status": first[6],
         "version": first[7],
         "verification": first[8],
@@ -177,6 +180,7 @@ def detail_body(rows: Sequence[tuple[Any, ...]]) -> dict[str, Any]:
             for row in rows
             if row[15] is not None
         ],
+        **(after_seats or {}),
         "result": result,
         "analysis": _json(first[13]),
         "analysis_state": first[14],
@@ -191,6 +195,8 @@ def _json(value: Any) -> Any:
 
 _JSON_FIELD = Match._meta.get_field("result")
 _DAY = serializers.DateField().to_representation
+#: DRF's field reads the current time zone at each call, as a new field would
+_MOMENT = serializers.DateTimeField().to_representation
 _MONTH = serializers.DateField(format="%Y-%m").to_representation
 
 

@@ -4,12 +4,16 @@ matches with tournaments' tables; scoring knows nothing of tournaments."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from django.db import connection
+from django.http import HttpRequest, HttpResponseBase
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import serializers
 
+from core.lean import LeanThrottles, json_response, lean
+from core.params import MAXIMUM, digits
 from scoring.api import matches as scoring_api
 from scoring.api import serializers as scoring_serializers
 from scoring.api.serializers import detail_body
@@ -18,6 +22,20 @@ from scoring.selectors import DETAIL_WIDTH, match_detail_rows
 from scoring.services import Recorded
 from tournaments.models import Round, Table, Tournament
 from tournaments.services import round_match_record
+
+
+@functools.cache
+def _round_joins() -> str:
+    """The joins from the match ``m`` to its table's round (``tr``) and tournament
+    (``tn``), as ``match_detail_rows`` takes them."""
+    table, round_, tournament = (
+        connection.ops.quote_name(model._meta.db_table) for model in (Table, Round, Tournament)
+    )
+    return (
+        f" LEFT JOIN {table} tt ON tt.match_id = m.id"
+        f" LEFT JOIN {round_} tr ON tr.id = tt.round_id"
+        f" LEFT JOIN {tournament} tn ON tn.id = tr.tournament_id"
+    )
 
 
 class MatchDetailSerializer(scoring_serializers.MatchDetailSerializer):
@@ -66,7 +84,7 @@ _DETAIL_ACTIONS = {
     create=extend_schema(request=MatchSubmitSerializer, responses={201: MatchDetailSerializer}),
     **_DETAIL_ACTIONS,
 )
-class MatchViewSet(scoring_api.MatchViewSet):
+class MatchViewSet(LeanThrottles, scoring_api.MatchViewSet):
     """Matches: anyone reads; a club's organisers (and federation admins) submit, with
     an optional tournament ``round``."""
 
@@ -83,23 +101,21 @@ class MatchViewSet(scoring_api.MatchViewSet):
     def detail_body(self, pk: int) -> dict[str, Any] | None:
         """Scoring's detail read as rows, with the match's ``round`` after its seats
         (null outside a tournament), read in the same query."""
-        table, round_, tournament = (
-            connection.ops.quote_name(model._meta.db_table) for model in (Table, Round, Tournament)
-        )
-        joins = (
-            f" LEFT JOIN {table} tt ON tt.match_id = m.id"
-            f" LEFT JOIN {round_} tr ON tr.id = tt.round_id"
-            f" LEFT JOIN {tournament} tn ON tn.id = tr.tournament_id"
-        )
-        rows = match_detail_rows(pk, columns=", tn.slug, tr.number", joins=joins)
+        rows = match_detail_rows(pk, columns=", tn.slug, tr.number", joins=_round_joins())
         if not rows:
             return None
         slug, number = rows[0][DETAIL_WIDTH:]
         found = None if slug is None else {"tournament": slug, "number": number}
-        body = detail_body(rows)
-        items = list(body.items())
-        after = list(body).index("seats") + 1
-        return dict([*items[:after], ("round", found), *items[after:]])
+        return detail_body(rows, after_seats={"round": found})
+
+    @classmethod
+    def as_view(cls, actions=None, **initkwargs):
+        """The detail's view answers a plain read itself (``core.lean``:
+        :func:`lean_detail`); the other views are DRF's."""
+        view = super().as_view(actions, **initkwargs)
+        if actions is not None and actions.get("get") == "retrieve":
+            return lean(view, lean_detail)
+        return view
 
     def record(self, data: dict[str, Any], user: Any) -> Recorded:
         if data.get("round") is None:
@@ -124,3 +140,21 @@ class MatchViewSet(scoring_api.MatchViewSet):
         after = list(body).index("seats") + 1
         items = list(body.items())
         return dict([*items[:after], ("round", found), *items[after:]])
+
+
+def lean_detail(request: HttpRequest, pk: str) -> HttpResponseBase | None:
+    """``GET /api/v1/matches/{id}/`` for a plain request (``core.lean``): the body of
+    ``retrieve``'s JSON way (``detail_body``: one query) and its ``ETag``, without
+    DRF's dispatch; None (the view answers) for an id that is not plain digits, no
+    such match (its 404), or a database other than PostgreSQL (the query's dialect)."""
+    number = digits(pk, MAXIMUM)
+    if number is None or connection.vendor != "postgresql":
+        return None
+    body = _DETAIL.detail_body(number)
+    if body is None:
+        return None
+    return json_response(body, {"ETag": f'"{body["version"]}"'})
+
+
+#: what writes the detail's body (``detail_body`` reads no request)
+_DETAIL = MatchViewSet()

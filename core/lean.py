@@ -1,0 +1,138 @@
+"""A lean path for the plainest reads of a DRF view: the same answer, without DRF.
+
+DRF's dispatch (wrapping the request, negotiating the content, authenticating,
+checking the permissions, finalizing and rendering the ``Response``) costs about as
+much CPU as a whole bare request: for a read of one object in one query it is most
+of the view's work (``docs/performance.md``, "Issue 23, third stop"). :func:`lean`
+wraps a DRF view function so that a *plain* request (:func:`plain`: an anonymous
+``GET`` asking for JSON, without a query string or a format suffix) is answered by a
+small function that writes the very bytes and headers the view would; every other
+request, and every plain one the small function declines (it returns None: no such
+object, a case it does not write), goes to the view unchanged.
+
+What DRF would still do for a plain request is done here too: its throttles count
+the request (:func:`throttled`: a refusal is left to the view, which refuses it with
+the same wait, not counting it twice), the user is read (an anonymous one: it marks
+the session read, so ``Vary: Cookie`` is set as DRF's session authentication sets
+it), and :func:`json_response` writes ``JSONRenderer``'s bytes with DRF's default
+headers (``Allow``, ``Vary: Accept``). The view keeps its URL, its name and its
+schema (the wrapper carries the view function's attributes).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
+from django.utils.cache import patch_vary_headers
+from rest_framework.renderers import JSONRenderer
+
+#: what a plain request may say it accepts: DRF answers each of them with JSON
+#: (``application/json``, no parameter: no ``indent``); a browser's ``text/html``
+#: asks for the browsable API
+JSON_ACCEPTS = frozenset({"", "*/*", "application/json"})
+#: the attribute of a Django request on which :func:`throttled` leaves its waits
+THROTTLE_WAITS = "lean_throttle_waits"
+
+_RENDERER = JSONRenderer()
+
+Answer = Callable[..., HttpResponseBase | None]
+
+
+def plain(request: HttpRequest) -> bool:
+    """Whether DRF would answer ``request`` as an anonymous read in JSON with nothing
+    asked beyond the URL: a ``GET`` without a query string, an ``Accept`` that DRF
+    negotiates to plain JSON, no ``Authorization`` header (a token) and no session
+    cookie (a logged-in user; a login may change the answer)."""
+    meta = request.META
+    return (
+        request.method == "GET"
+        and not meta.get("QUERY_STRING")
+        and meta.get("HTTP_ACCEPT", "").strip() in JSON_ACCEPTS
+        and "HTTP_AUTHORIZATION" not in meta
+        and settings.SESSION_COOKIE_NAME not in request.COOKIES
+    )
+
+
+def throttled(view: Any, request: HttpRequest, kwargs: dict[str, Any]) -> bool:
+    """Count ``request`` with the throttles of the DRF view function ``view`` as
+    ``APIView.check_throttles`` does (each throttle asked, in order); True when one
+    refuses. What they said is left on the request (:data:`THROTTLE_WAITS`: the
+    waits of those that refused) for :class:`LeanThrottles`: a request the view
+    answers after all (refused, or declined by the lean path) is not counted twice."""
+    classes = view.cls.throttle_classes
+    if not classes:
+        return False
+    instance = view.cls(**view.initkwargs)
+    instance.args, instance.kwargs, instance.request = (), kwargs, request
+    waits = [
+        throttle.wait()
+        for throttle in (throttle_class() for throttle_class in classes)
+        if not throttle.allow_request(request, instance)
+    ]
+    setattr(request, THROTTLE_WAITS, waits)
+    return bool(waits)
+
+
+class LeanThrottles:
+    """For a view wrapped by :func:`lean`: a request its lean path counted keeps the
+    throttles' answer without being counted again (refused: the same 429 and
+    ``Retry-After``; allowed: let through)."""
+
+    def check_throttles(self, request: Any) -> None:
+        waits = getattr(request._request, THROTTLE_WAITS, None)
+        if waits is None:
+            super().check_throttles(request)  # type: ignore[misc]
+        elif waits:
+            durations = [wait for wait in waits if wait is not None]
+            self.throttled(request, max(durations, default=None))  # type: ignore[attr-defined]
+
+
+def lean(view: Callable[..., HttpResponseBase], answer: Answer) -> Callable[..., HttpResponseBase]:
+    """``view`` (a DRF view function) answering its plain requests with ``answer``
+    (called with the request and the URL's arguments; None: the view answers).
+    A ``format`` suffix in the URL (``.json``, ``.api``) always goes to the view."""
+
+    @functools.wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        if not args and "format" not in kwargs and plain(request):
+            if request.user.is_authenticated:  # never without a session; read as DRF does
+                return view(request, *args, **kwargs)
+            if throttled(view, request, kwargs):
+                return view(request, *args, **kwargs)
+            response = answer(request, **kwargs)
+            if response is not None:
+                return response
+        return view(request, *args, **kwargs)
+
+    return wrapper
+
+
+def json_response(data: Any, headers: dict[str, str] | None = None) -> HttpResponseBase:
+    """``data`` as DRF's ``Response`` sends it to a plain request: ``JSONRenderer``'s
+    bytes as ``application/json``, then ``headers``, then DRF's default headers of a
+    read-only view (``Vary: Accept``, ``Allow``), in that order."""
+    response = HttpResponse(json_bytes(data), content_type=JSONRenderer.media_type)
+    return drf_headers(response, headers)
+
+
+def json_bytes(data: Any) -> bytes:
+    """``data`` as ``JSONRenderer`` writes it for ``application/json`` (compact, not
+    ASCII-escaped, NaN refused, DRF's encoder for dates and decimals)."""
+    return _RENDERER.render(data, JSONRenderer.media_type)
+
+
+def drf_headers(
+    response: HttpResponseBase, headers: dict[str, str] | None = None
+) -> HttpResponseBase:
+    """``headers`` set on ``response``, then what ``APIView.finalize_response`` adds
+    for a view with DRF's two renderers and ``GET`` only: ``Vary: Accept`` (added to
+    a ``Vary`` already set) and ``Allow``."""
+    for name, value in (headers or {}).items():
+        response[name] = value
+    patch_vary_headers(response, ("Accept",))
+    response["Allow"] = "GET, HEAD, OPTIONS"
+    return response
