@@ -160,3 +160,27 @@ def test_the_pages_are_the_templates(lists, monkeypatch, language, query):  # no
     assert unmasked(new.content) == unmasked(old.content)
     for header in ("Content-Type", "Vary", "ETag", "Cache-Control", "Content-Language"):
         assert new.headers.get(header) == old.headers.get(header), header
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "de"])
+def test_the_plurals_are_the_translations(language):
+    """``_Plurals`` chooses the texts ``ngettext`` does: the list's messages (the
+    project's catalogue), one of Django's own (French has three forms there, one for
+    millions) and one nobody translates, at every kind of number."""
+    from django.utils.translation import trans_real
+
+    from ratings.templatetags.ranking_rows import _plural
+
+    messages = [
+        ("up %(n)s place", "up %(n)s places"),
+        ("down %(n)s place", "down %(n)s places"),
+        ("%(n)s provisional player.", "%(n)s provisional players."),
+        ("%(num)d minute", "%(num)d minutes"),
+        ("no such %(n)s thing", "no such %(n)s things"),
+    ]
+    numbers = [*range(0, 130), 1000, 1001, 10**6, 2 * 10**6, 10**6 + 1, 75763, -1, -2]
+    with translation.override(language):
+        plural, ngettext = _plural(), trans_real.catalog().ngettext
+        for singular, plural_text in messages:
+            for n in numbers:
+                assert plural(singular, plural_text, n) == ngettext(singular, plural_text, n)
