@@ -127,22 +127,22 @@ def ranking_month(request: HttpRequest, game: str, month: str) -> HttpResponseBa
 def _page(ranking: RankingList, body: str) -> dict[str, SafeString]:
     """The title and content ``ratings/game.html`` wrote around a list's ``body``
     (the content's embed snippet written once per process, game and language)."""
-    game, month = ranking.game, month_label(ranking.month)
-    title = f"{escape(game.label)} — {gettext('World ranking')} {escape(month)}"
-    src = absolute_url("embed-ranking", game.key)
-    key = (get_language(), src, game.label)
+    game, month, label = ranking.game, month_label(ranking.month), ranking.game.label
+    title = f"{escape(label)} — {gettext('World ranking')} {escape(month)}"
+    # what the snippet depends on: its language, its game, and its link's
+    key = (get_language(), game.key, label, get_script_prefix(), get_urlconf(), settings.SITE_URL)
     snippet = _SNIPPETS.get(key)
     if snippet is None:
         if len(_SNIPPETS) >= KEPT_SNIPPETS:
             _SNIPPETS.clear()
-        context = {"src": src, "title": game.label}
+        context = {"src": absolute_url("embed-ranking", game.key), "title": label}
         snippet = _SNIPPETS[key] = render_to_string("_embed_snippet.html", context)
     content = f"\n{body}\n{snippet}\n"
     return {"title": mark_safe(title), "content": mark_safe(content)}  # every value escaped
 
 
-#: the embed snippets of the lists' pages, by (language, URL, game's name)
-_SNIPPETS: dict[tuple[str | None, str, str], str] = {}
+#: the embed snippets of the lists' pages, by what they depend on (``_page``)
+_SNIPPETS: dict[tuple[object, ...], str] = {}
 KEPT_SNIPPETS = 32
 
 
@@ -176,17 +176,19 @@ def _list_html(
         key = "list-head-html:" + ":".join(map(str, parts))
         head = cached(key, lambda: _list_head(ranking, filters, gens))
     others = Paginator(provisional, PER_PAGE).get_page(request.GET.get("provisional_page"))
+    page = Paginator(ranked, PER_PAGE).get_page(request.GET.get("page"))
+    rows = _provisional_rows(provisional, others)
+    body = list_body(request, ranking, head, page, others, rows, filtered)
+    if body is not None:
+        return body
     context = {
         "ranking": ranking,
         "head": mark_safe(head),  # rendered by the template engine
-        "page": Paginator(ranked, PER_PAGE).get_page(request.GET.get("page")),
+        "page": page,
         "provisional_page": others,
-        "provisional_rows": _provisional_rows(provisional, others),
+        "provisional_rows": rows,
         "filtered": filtered,
     }
-    body = list_body(request, **context)
-    if body is not None:
-        return body
     return render_to_string("ratings/_list.html", context, request=request)
 
 

@@ -159,6 +159,7 @@ class _Cells:
 
     def __init__(self) -> None:
         self.countries: dict[str, str] = {}
+        self.places: dict[tuple[str, str], str] = {}  # the club and country cells
         # what ``url_of`` writes around a plain handle, looked up once a page
         head, tail = _around("player-detail", "Xq7350973", get_script_prefix(), get_urlconf())
         self.around = conditional_escape(head), conditional_escape(tail)
@@ -171,6 +172,13 @@ class _Cells:
         return f'<a href="{url}">{_shown(row.name)}</a>'
 
     def club_and_country(self, row: EntryRow) -> str:
+        # a page's players share few clubs and countries: each pair written once
+        place = self.places.get((row.club, row.country))
+        if place is None:
+            place = self.places[(row.club, row.country)] = self._club_and_country(row)
+        return place
+
+    def _club_and_country(self, row: EntryRow) -> str:
         text = f'<td class="club">{_shown(row.club or "–")}</td>\n        <td>'
         if not row.country:
             return text + "–</td>"
