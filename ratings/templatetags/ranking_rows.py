@@ -165,10 +165,11 @@ class _Cells:
         self.around = conditional_escape(head), conditional_escape(tail)
 
     def player(self, row: EntryRow) -> str:
-        if _PLAIN.fullmatch(row.handle) and not row.handle.isdigit():  # as url_of
-            url = f"{self.around[0]}{row.handle}{self.around[1]}"
+        handle = row.handle
+        if _PLAIN.fullmatch(handle) and not handle.isdigit():  # as url_of
+            url = f"{self.around[0]}{handle}{self.around[1]}"
         else:
-            url = conditional_escape(url_of(row.handle, "player-detail"))
+            url = conditional_escape(url_of(handle, "player-detail"))
         return f'<a href="{url}">{_shown(row.name)}</a>'
 
     def club_and_country(self, row: EntryRow) -> str:
@@ -201,16 +202,17 @@ def ranked_rows(rows: Iterable[EntryRow]) -> SafeString:
     number, movement, club, country, results."""
     cells, out, plural, number = _Cells(), [], _plural(), _numbers()
     moves = _moves(plural)
+    player, place = cells.player, cells.club_and_country  # looked up once a page
     for row in rows:
         key = (row.movement, row.provisional)
         moved = moves.get(key)
         if moved is None:
             moved = moves[key] = movement(row, plural)
         out.append(
-            f'\n    <tr><td class="num">{number(row.rank)}</td><td>{cells.player(row)}</td>'
+            f'\n    <tr><td class="num">{number(row.rank)}</td><td>{player(row)}</td>'
             f'\n        <td class="num">{number(row.fladub)}</td>'
             f'<td class="num">{moved}\n</td>'  # the include's last line end
-            f"\n        {cells.club_and_country(row)}"
+            f"\n        {place(row)}"
             f'\n        <td class="num">{number(row.results_counted)}</td></tr>\n  '
         )
     return mark_safe("".join(out))  # every value escaped
