@@ -11,8 +11,9 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, Qu
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.urls import get_script_prefix, get_urlconf
+from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext
 from django_countries import countries
 
 from core.generations import Generation
@@ -27,6 +28,7 @@ from core.http_cache import (
     page_parts,
     page_validators,
 )
+from core.site import absolute_url
 from federation.models import Game
 from federation.months import month_label, parse_month
 from ratings.caching import (
@@ -40,6 +42,7 @@ from ratings.caching import (
 )
 from ratings.close import ranking_params
 from ratings.engine.params import weight
+from ratings.list_page import list_body
 from ratings.models import RankingList
 from ratings.selectors import (
     EntryRow,
@@ -115,11 +118,32 @@ def ranking_month(request: HttpRequest, game: str, month: str) -> HttpResponseBa
         body = cached(
             content.key, lambda: _list_html(request, ranking, filters, gens), timeout, by=request
         )
-        context = {"game": ranking.game, "ranking": ranking, "month": month_label(ranking.month)}
-        response = render(request, "ratings/game.html", {**context, "body": mark_safe(body)})
+        response = render(request, "ratings/game_list.html", _page(ranking, body))
     # the page shows its visitor and a CSRF token: browsers may keep it, shared caches not
     vary = ["Accept-Language", "Cookie"]
     return finish(response, validators, immutable=False, private=True, vary=vary)
+
+
+def _page(ranking: RankingList, body: str) -> dict[str, SafeString]:
+    """The title and content ``ratings/game.html`` wrote around a list's ``body``
+    (the content's embed snippet written once per process, game and language)."""
+    game, month, label = ranking.game, month_label(ranking.month), ranking.game.label
+    title = f"{escape(label)} — {gettext('World ranking')} {escape(month)}"
+    # what the snippet depends on: its language, its game, and its link's
+    key = (get_language(), game.key, label, get_script_prefix(), get_urlconf(), settings.SITE_URL)
+    snippet = _SNIPPETS.get(key)
+    if snippet is None:
+        if len(_SNIPPETS) >= KEPT_SNIPPETS:
+            _SNIPPETS.clear()
+        context = {"src": absolute_url("embed-ranking", game.key), "title": label}
+        snippet = _SNIPPETS[key] = render_to_string("_embed_snippet.html", context)
+    content = f"\n{body}\n{snippet}\n"
+    return {"title": mark_safe(title), "content": mark_safe(content)}  # every value escaped
+
+
+#: the embed snippets of the lists' pages, by what they depend on (``_page``)
+_SNIPPETS: dict[tuple[object, ...], str] = {}
+KEPT_SNIPPETS = 32
 
 
 def _list_html(
@@ -152,12 +176,17 @@ def _list_html(
         key = "list-head-html:" + ":".join(map(str, parts))
         head = cached(key, lambda: _list_head(ranking, filters, gens))
     others = Paginator(provisional, PER_PAGE).get_page(request.GET.get("provisional_page"))
+    page = Paginator(ranked, PER_PAGE).get_page(request.GET.get("page"))
+    rows = _provisional_rows(provisional, others)
+    body = list_body(request, ranking, head, page, others, rows, filtered)
+    if body is not None:
+        return body
     context = {
         "ranking": ranking,
         "head": mark_safe(head),  # rendered by the template engine
-        "page": Paginator(ranked, PER_PAGE).get_page(request.GET.get("page")),
+        "page": page,
         "provisional_page": others,
-        "provisional_rows": _provisional_rows(provisional, others),
+        "provisional_rows": rows,
         "filtered": filtered,
     }
     return render_to_string("ratings/_list.html", context, request=request)

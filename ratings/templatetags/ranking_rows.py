@@ -7,6 +7,7 @@ escapes it; the texts the template's ``translate`` tags wrote unescaped stay so.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable
 from typing import Any
 from urllib.parse import quote
@@ -57,10 +58,66 @@ def movement(entry: Any, plural: Callable[[str, str, int], str] = ngettext) -> s
 
 def _plural() -> Callable[[str, str, int], str]:
     """What ``ngettext`` calls in the active language, looked up once a page (each
-    call of ``ngettext`` looks up the thread's language first)."""
+    call of ``ngettext`` looks up the thread's language first), reading only the
+    catalogues that hold the message (:class:`_Plurals`)."""
     if not settings.USE_I18N:
         return ngettext
-    return trans_real.catalog().ngettext
+    translation = trans_real.catalog()
+    plurals = _PLURALS.get(translation)
+    if plurals is None:
+        if len(_PLURALS) >= 16:
+            _PLURALS.clear()
+        plurals = _PLURALS[translation] = _Plurals(translation)
+    return plurals
+
+
+class _Plurals:
+    """A translation's ``ngettext``, the same texts: Django's asks each of the
+    language's catalogues (Django's own, each application's, the project's) in turn,
+    each computing its plural form, and most have none of the list's messages (in
+    English none has: each call fails through all of them, then chooses by ``n``).
+    This one asks, per message, only the catalogues that hold it: the others could
+    answer nothing for any ``n``. A translation of another kind is called as it is."""
+
+    def __init__(self, translation: Any) -> None:
+        self.translation = translation
+        self.choosers: dict[tuple[str, str], Callable[[int], str]] = {}
+
+    def __call__(self, singular: str, plural: str, n: int) -> str:
+        choose = self.choosers.get((singular, plural))
+        if choose is None:
+            choose = self.choosers[(singular, plural)] = self._chooser(singular, plural)
+        return choose(n)
+
+    def _chooser(self, singular: str, plural: str) -> Callable[[int], str]:
+        translation = self.translation
+        catalog: Any = getattr(translation, "_catalog", None)
+        if type(translation) is not trans_real.DjangoTranslation or not isinstance(
+            catalog, trans_real.TranslationCatalog
+        ):
+            return functools.partial(translation.ngettext, singular, plural)
+        parts: Any = catalog  # its catalogues and their plural forms, in order
+        holders = [
+            (texts, form)
+            for texts, form in zip(parts._catalogs, parts._plurals, strict=True)
+            if any(type(key) is tuple and key[0] == singular for key in texts)
+        ]
+        fallback = getattr(translation, "_fallback", None)
+
+        def choose(n: int) -> str:  # ``DjangoTranslation.ngettext``
+            for texts, form in holders:  # ``TranslationCatalog.plural``
+                text = texts.get((singular, form(n)))
+                if text is not None:
+                    return text
+            if fallback:
+                return fallback.ngettext(singular, plural, n)
+            return singular if n == 1 else plural
+
+        return choose
+
+
+#: the ``_Plurals`` of the translations, by translation
+_PLURALS: dict[object, _Plurals] = {}
 
 
 def _number(value: Any) -> str:
@@ -102,18 +159,27 @@ class _Cells:
 
     def __init__(self) -> None:
         self.countries: dict[str, str] = {}
+        self.places: dict[tuple[str, str], str] = {}  # the club and country cells
         # what ``url_of`` writes around a plain handle, looked up once a page
         head, tail = _around("player-detail", "Xq7350973", get_script_prefix(), get_urlconf())
         self.around = conditional_escape(head), conditional_escape(tail)
 
     def player(self, row: EntryRow) -> str:
-        if _PLAIN.fullmatch(row.handle) and not row.handle.isdigit():  # as url_of
-            url = f"{self.around[0]}{row.handle}{self.around[1]}"
+        handle = row.handle
+        if _PLAIN.fullmatch(handle) and not handle.isdigit():  # as url_of
+            url = f"{self.around[0]}{handle}{self.around[1]}"
         else:
-            url = conditional_escape(url_of(row.handle, "player-detail"))
+            url = conditional_escape(url_of(handle, "player-detail"))
         return f'<a href="{url}">{_shown(row.name)}</a>'
 
     def club_and_country(self, row: EntryRow) -> str:
+        # a page's players share few clubs and countries: each pair written once
+        place = self.places.get((row.club, row.country))
+        if place is None:
+            place = self.places[(row.club, row.country)] = self._club_and_country(row)
+        return place
+
+    def _club_and_country(self, row: EntryRow) -> str:
         text = f'<td class="club">{_shown(row.club or "–")}</td>\n        <td>'
         if not row.country:
             return text + "–</td>"
@@ -136,16 +202,17 @@ def ranked_rows(rows: Iterable[EntryRow]) -> SafeString:
     number, movement, club, country, results."""
     cells, out, plural, number = _Cells(), [], _plural(), _numbers()
     moves = _moves(plural)
+    player, place = cells.player, cells.club_and_country  # looked up once a page
     for row in rows:
         key = (row.movement, row.provisional)
         moved = moves.get(key)
         if moved is None:
             moved = moves[key] = movement(row, plural)
         out.append(
-            f'\n    <tr><td class="num">{number(row.rank)}</td><td>{cells.player(row)}</td>'
+            f'\n    <tr><td class="num">{number(row.rank)}</td><td>{player(row)}</td>'
             f'\n        <td class="num">{number(row.fladub)}</td>'
             f'<td class="num">{moved}\n</td>'  # the include's last line end
-            f"\n        {cells.club_and_country(row)}"
+            f"\n        {place(row)}"
             f'\n        <td class="num">{number(row.results_counted)}</td></tr>\n  '
         )
     return mark_safe("".join(out))  # every value escaped
