@@ -24,6 +24,7 @@ from scoring.models import Match
 from scoring.services import match_withdraw
 from tests.builders import BERLIN, record_month
 from tests.quotient.player_page_before import player_html_before
+from tests.quotient.player_page_rows_before import player_html_rows_before
 
 AUG, SEP, OCT = (dt.date(2026, m, 1) for m in (8, 9, 10))
 
@@ -99,11 +100,13 @@ def _trimorp_list(month: dt.date) -> None:
     last.save()
 
 
-def _both(handle: str, query: str, language: str) -> tuple[object, object]:
+def _both(
+    handle: str, query: str, language: str, before: object = player_html_before
+) -> tuple[object, object]:
     request = RequestFactory().get(f"/players/{handle}/{query}")
     with translation.override(language):
         answers = []
-        for render in (player_html_before, player_html):
+        for render in (before, player_html):
             try:
                 answers.append(render(request, handle))
             except Http404 as error:
@@ -123,6 +126,23 @@ def test_the_page_is_written_as_the_template_wrote_it(varied):
     for language in ("en", "fr", "de"):
         for handle, query in asked:
             before, after = _both(handle, query, language)
+            assert after == before, (handle, query, language)
+    assert isinstance(before, str) and before.startswith("404")  # the last: nobody
+
+
+@pytest.mark.django_db
+def test_the_page_is_written_as_the_previous_rows_wrote_it(varied):
+    """The page read in two queries and written from the rows as read writes what the
+    previous renderer (three queries, an object per match, seat and result) wrote:
+    every player, every query asked, in three languages."""
+    months = ("", "?game=divisor&month=2026-09", "?game=trimorp&month=2026-09")
+    asked = [(handle, query) for handle in varied for query in months]
+    asked += [(handle, query) for handle in ("p00", "P00", "p04", "p08") for query in QUERIES]
+    asked += [("p11", query) for query in ("", "?page=2", "?page=0", "?game=divisor")]
+    asked += [("no-such-player", "")]
+    for language in ("en", "fr", "de"):
+        for handle, query in asked:
+            before, after = _both(handle, query, language, player_html_rows_before)
             assert after == before, (handle, query, language)
     assert isinstance(before, str) and before.startswith("404")  # the last: nobody
 
