@@ -43,6 +43,7 @@ from ratings.selectors import HistoryEntry, history_entry
 from ratings.templatetags.ranking_rows import movement
 from scoring.models import Status
 from scoring.selectors import MatchRow, Named, SeatRows, player_match_count
+from scoring.templatetags import results
 from scoring.templatetags.match_rows import _badges
 from scoring.templatetags.results import _PLAIN, _day, _shown, linker
 
@@ -110,8 +111,9 @@ def page_player(handle: str) -> tuple[PagePlayer, list[HistoryEntry]]:
 #: the player's matches, read once (``match_list().filter(seats__player=...)``'s keys),
 #: then a page of them (``page``) and those the "why" entry counted (``counted``, as
 #: ``ratings.selectors.COUNTED_SQL`` selects them): a row per seat of either, with the
-#: match's columns, whether it is shown and counted, its game and club, the seat's player
-#: and how many matches the player has; newest first, seats in seat order
+#: match's columns, whether it is shown and counted, how many matches the player has, its
+#: game and club, the seat and its player; newest first, a match's seats in rank order
+#: (``scoring.templatetags.results.by_rank``'s: by rank, then seat, the unranked last)
 MATCHES_SQL = """
 WITH mine AS MATERIALIZED (
     SELECT m.id, m.played_on, m.verification, m.finished, m.status, m.late, m.counted_month,
@@ -139,7 +141,7 @@ JOIN federation_club c ON c.id = x.club_id
 JOIN scoring_matchseat s ON s.match_id = x.id
 JOIN federation_player p ON p.id = s.player_id
 WHERE x.id IN (SELECT id FROM page) OR x.id IN (SELECT id FROM counted)
-ORDER BY x.played_on DESC, x.id DESC, s.seat
+ORDER BY x.played_on DESC, x.id DESC, s.rank, s.seat
 """
 
 #: a match's seats as ``MATCHES_SQL`` reads them (its first row has the match's columns)
@@ -192,6 +194,7 @@ class Words(dict[str, str]):
     def __init__(self) -> None:
         super().__init__()
         self.countries: dict[str, str] = {}
+        self.numbers: dict[tuple[type, Any], str] = {}
 
     def __missing__(self, msgid: str) -> str:
         text = self[msgid] = gettext(msgid)
@@ -204,6 +207,15 @@ class Words(dict[str, str]):
             name = self.countries[code] = escape(Country(code=code).name)
         return name
 
+    def number(self, value: Any) -> str:
+        """``_shown(value)``: a number as ``{{ value }}`` writes it in this language (a
+        why table's weights are few, and localising a float is slow)."""
+        key = (type(value), value)  # 1 and 1.0 are written apart
+        text = self.numbers.get(key)
+        if text is None:
+            text = self.numbers[key] = _shown(value)
+        return text
+
 
 #: the words by the catalogue they were translated with (the active language's)
 _WORDS: dict[object, Words] = {}
@@ -215,7 +227,7 @@ def page_words() -> Words:
     """The page's words in the active language (its catalogue, ``None`` without i18n)."""
     key = trans_real.catalog() if settings.USE_I18N else None
     words = _WORDS.get(key)
-    if words is None or len(words) + len(words.countries) > KEPT_WORDS:
+    if words is None or len(words) + len(words.countries) + len(words.numbers) > KEPT_WORDS:
         if len(_WORDS) > 16:
             _WORDS.clear()
         words = _WORDS[key] = Words()
@@ -237,7 +249,10 @@ class Cells:
 
     def __init__(self, words: Words) -> None:
         self.words = words
-        self.match_url = linker("match-detail")
+        # a match's URL: its id between the texts ``url_of`` reverses around digits
+        prefix, urlconf = get_script_prefix(), get_urlconf()
+        head, tail = results._around("match-detail", "7350973", prefix, urlconf)
+        self.match_url = html.escape(head), html.escape(tail)
         self.player_url = linker("player-detail")
         self.number: Callable[[Any], str] = _shown
         if not settings.USE_THOUSAND_SEPARATOR:
@@ -583,56 +598,39 @@ def _why_rows(
     ``ratings.selectors.history_entry_results``) and the results' weights: a counted
     match of two ranked players or more, its date (linked) and badges, age, weight,
     place and the others in rank order."""
-    words, number, out, weights = cells.words, cells.number, [], []
-    new = f' <span class="badge">{words["new"]}</span>'
+    words, number, player, out, weights = cells.words, cells.number, cells.player, [], []
+    (head, tail), new = cells.match_url, f' <span class="badge">{words["new"]}</span>'
     late = f' <span class="badge summary">{words["late"]}</span>'
     params, month = Params.from_dict(entry.parameters), month_index(entry.month)
     by_age: dict[int, tuple[float, str]] = {}  # a table's results share few ages
     for seats in counted:
-        ranked = sorted((s for s in seats if s[RANK] is not None), key=_by_rank)
+        ranked = [seat for seat in seats if seat[RANK] is not None]  # in rank order
         if len(ranked) < 2:
             continue
         own = next(seat for seat in ranked if seat[PLAYER] == player_id)
-        match_id, played_on, late_one, counted_month = own[0], own[1], own[5], own[6]
-        months = month - month_index(played_on)
+        months = month - month_index(own[1])
         weighed = by_age.get(months)
         if weighed is None:
-            weighed = by_age[months] = _weighed(weight(months, params))
+            value = weight(months, params)
+            weighed = by_age[months] = value, words.number(value)
         weights.append(weighed[0])
-        badges = new if counted_month == entry.month else ""
-        if late_one:
+        badges = new if own[6] == entry.month else ""
+        if own[5]:
             badges += late
         others = ", ".join(
-            _standing(number(int(s[RANK] or 0)), s, cells) for s in ranked if s is not own
+            f"{number(int(seat[RANK] or 0))}. {player(seat)}"
+            if seat[SCORE] is None
+            else f"{number(int(seat[RANK] or 0))}. {player(seat)} ({number(seat[SCORE])})"
+            for seat in ranked
+            if seat is not own
         )
         out.append(
-            f'\n    <tr><td><a href="{cells.match_url(match_id)}">{_day(played_on)}</a>'
-            f"{badges}</td>"
-            f'\n        <td class="num">{number(months)}</td>'
-            f'<td class="num">{weighed[1]}</td>'
+            f'\n    <tr><td><a href="{head}{own[0]}{tail}">{_day(own[1])}</a>{badges}</td>'
+            f'\n        <td class="num">{number(months)}</td><td class="num">{weighed[1]}</td>'
             f'<td class="num">{number(int(own[RANK] or 0))}</td>'
             f"\n        <td>{others}</td></tr>\n  "
         )
     return "".join(out), weights
-
-
-def _by_rank(seat: tuple[Any, ...]) -> tuple[int, int]:
-    return seat[RANK], seat[SEAT]
-
-
-def _weighed(value: float) -> tuple[float, str]:
-    """A weight and how ``{{ value }}`` writes it."""
-    return value, _shown(value)
-
-
-def _standing(rank: str, seat: tuple[Any, ...], cells: Cells) -> str:
-    """One player of a result: ``rank. <a>name</a> (score)`` (``rank`` as written,
-    none if empty; no score if None), as ``scoring.templatetags.results._standing``."""
-    text = f"{rank}. " if rank else ""
-    score = seat[SCORE]
-    if score is None:
-        return text + cells.player(seat)
-    return f"{text}{cells.player(seat)} ({cells.number(score)})"
 
 
 def _what_if(player: PagePlayer, words: Words) -> str:
@@ -694,9 +692,10 @@ def _match_table(matches: list[Seats], cells: Cells) -> str:
 
 def _match_rows(matches: list[Seats], cells: Cells) -> str:
     """``scoring.templatetags.match_rows.match_rows`` of the matches' rows: date
-    (linked), game, club, the players in rank order (unranked ones last, by seat),
-    verification."""
-    words, number, out = cells.words, cells.number, []
+    (linked), game, club, the players in rank order (the unranked last, by seat: the
+    rows' order), verification."""
+    words, number, player, out = cells.words, cells.number, cells.player, []
+    head, tail = cells.match_url
     badges: dict[tuple[Any, ...], str] = {}  # a table's rows share few badges
     for seats in matches:
         first = seats[0]
@@ -706,12 +705,13 @@ def _match_rows(matches: list[Seats], cells: Cells) -> str:
         if badge is None:
             badge = badges[key] = _badges(_verified(*key))
         standings = ", ".join(
-            _standing(number(s[RANK]) if s[RANK] else "", s, cells)
-            for s in sorted(seats, key=_by_rank_or_seat)
+            (f"{number(seat[RANK])}. {player(seat)}" if seat[RANK] else player(seat))
+            + ("" if seat[SCORE] is None else f" ({number(seat[SCORE])})")
+            for seat in seats
         )
         out.append(
             "\n    <tr>"
-            f'\n      <td><a href="{cells.match_url(match_id)}">{_day(played_on)}</a></td>'
+            f'\n      <td><a href="{head}{match_id}{tail}">{_day(played_on)}</a></td>'
             f"\n      <td>{html.escape(words[first[10]])}</td>"
             f"\n      <td>{html.escape(first[11])}</td>"
             f'\n      <td class="wide">{standings}</td>'
@@ -719,13 +719,6 @@ def _match_rows(matches: list[Seats], cells: Cells) -> str:
             "\n    </tr>\n  "
         )
     return "".join(out)
-
-
-def _by_rank_or_seat(seat: tuple[Any, ...]) -> tuple[bool, int, int]:
-    """``scoring.templatetags.results.by_rank``'s order: by rank, then seat; the
-    unranked last."""
-    rank = seat[RANK]
-    return rank is None, rank or 0, seat[SEAT]
 
 
 def _verified(verification: str, finished: bool, status: str) -> MatchRow:
