@@ -49,6 +49,9 @@ from scoring.templatetags.results import _PLAIN, _day, _shown, linker
 
 #: matches a page shows
 PER_PAGE = 25
+#: the furthest page a statement reads (its OFFSET a bigint): past it, a page number is
+#: out of range whatever the player, and the last page is read
+LAST_READ_PAGE = (2**63 - 1) // PER_PAGE
 
 #: the player (with their club), every game's key and name (the what-if form offers
 #: them) and the player's entries (``ratings.selectors.HISTORY_SQL``'s columns, by game
@@ -279,13 +282,14 @@ def _matches(player_id: int, asked: Any, entry: HistoryEntry | None) -> PageMatc
     """The page's matches and the entry's counted ones, the page's number and the
     number of pages, as ``Paginator(..., 25).get_page(asked)`` pages them: not a
     number is the first page, a number out of range the last. The count comes with
-    the rows; it is read alone only for a page out of range that read no row."""
+    the rows; it is read alone only for a page out of range that read no row (or
+    too far to read: ``LAST_READ_PAGE``)."""
     try:
         number = int(asked)
     except (TypeError, ValueError):
         number = 1
     total = None
-    if number >= 1:
+    if 1 <= number <= LAST_READ_PAGE:
         read = _read(player_id, number, entry)
         if read.shown:
             return PageMatches(read.shown, read.counted, number, _page_count(read.total or 0))
@@ -696,7 +700,10 @@ def _match_rows(matches: list[Seats], cells: Cells) -> str:
     rows' order), verification."""
     words, number, player, out = cells.words, cells.number, cells.player, []
     head, tail = cells.match_url
-    badges: dict[tuple[Any, ...], str] = {}  # a table's rows share few badges
+    # a table's rows share few badges, games and clubs
+    badges: dict[tuple[Any, ...], str] = {}
+    games: dict[str, str] = {}
+    clubs: dict[str, str] = {}
     for seats in matches:
         first = seats[0]
         match_id, played_on, verification, finished, status = first[:5]
@@ -704,6 +711,12 @@ def _match_rows(matches: list[Seats], cells: Cells) -> str:
         badge = badges.get(key)
         if badge is None:
             badge = badges[key] = _badges(_verified(*key))
+        game = games.get(first[10])
+        if game is None:
+            game = games[first[10]] = html.escape(words[first[10]])
+        club = clubs.get(first[11])
+        if club is None:
+            club = clubs[first[11]] = html.escape(first[11])
         standings = ", ".join(
             (f"{number(seat[RANK])}. {player(seat)}" if seat[RANK] else player(seat))
             + ("" if seat[SCORE] is None else f" ({number(seat[SCORE])})")
@@ -712,8 +725,8 @@ def _match_rows(matches: list[Seats], cells: Cells) -> str:
         out.append(
             "\n    <tr>"
             f'\n      <td><a href="{head}{match_id}{tail}">{_day(played_on)}</a></td>'
-            f"\n      <td>{html.escape(words[first[10]])}</td>"
-            f"\n      <td>{html.escape(first[11])}</td>"
+            f"\n      <td>{game}</td>"
+            f"\n      <td>{club}</td>"
             f'\n      <td class="wide">{standings}</td>'
             f"\n      <td>{badge}</td>"
             "\n    </tr>\n  "
