@@ -8,12 +8,13 @@ asked, in English, French and German."""
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 import pytest
 import time_machine
 from django.db import connection
 from django.http import Http404
-from django.test import RequestFactory
+from django.test import Client, RequestFactory
 from django.utils import translation
 
 from federation.models import Game, Player
@@ -24,6 +25,7 @@ from scoring.models import Match
 from scoring.services import match_withdraw
 from tests.builders import BERLIN, record_month
 from tests.quotient.player_page_before import player_html_before
+from tests.quotient.player_page_rows_before import player_html_rows_before
 
 AUG, SEP, OCT = (dt.date(2026, m, 1) for m in (8, 9, 10))
 
@@ -42,6 +44,8 @@ QUERIES = [
     "?game=divisor&month=2020-01",
     "?game=%3Cb%3E%26%27%22&month=2026-10",
     "?month=2026-10",
+    "?game=divisor&month=2020-01&page=9",
+    "?game=divisor&month=2020-01&page=0",
 ]
 
 
@@ -99,11 +103,13 @@ def _trimorp_list(month: dt.date) -> None:
     last.save()
 
 
-def _both(handle: str, query: str, language: str) -> tuple[object, object]:
+def _both(
+    handle: str, query: str, language: str, before: object = player_html_before
+) -> tuple[object, object]:
     request = RequestFactory().get(f"/players/{handle}/{query}")
     with translation.override(language):
         answers = []
-        for render in (player_html_before, player_html):
+        for render in (before, player_html):
             try:
                 answers.append(render(request, handle))
             except Http404 as error:
@@ -119,12 +125,73 @@ def test_the_page_is_written_as_the_template_wrote_it(varied):
     months = ("", "?game=divisor&month=2026-09", "?game=trimorp&month=2026-09")
     asked = [(handle, query) for handle in varied for query in months]
     asked += [(handle, query) for handle in ("p00", "P00", "p04") for query in QUERIES]
+    # a page too far for a statement's OFFSET: the last page, as ``Paginator`` answers
+    # (the rows' previous renderer answered 500)
+    asked += [("p00", "?page=1180591620717411303423&game=1077002"), ("p04", f"?page={2**80}")]
     asked += [("no-such-player", "")]
     for language in ("en", "fr", "de"):
         for handle, query in asked:
             before, after = _both(handle, query, language)
             assert after == before, (handle, query, language)
     assert isinstance(before, str) and before.startswith("404")  # the last: nobody
+
+
+@pytest.mark.django_db
+def test_the_page_is_written_as_the_previous_rows_wrote_it(varied):
+    """The page read in two queries and written from the rows as read writes what the
+    previous renderer (three queries, an object per match, seat and result) wrote:
+    every player, every query asked, in three languages."""
+    months = ("", "?game=divisor&month=2026-09", "?game=trimorp&month=2026-09")
+    asked = [(handle, query) for handle in varied for query in months]
+    asked += [(handle, query) for handle in ("p00", "P00", "p04", "p08") for query in QUERIES]
+    asked += [("p11", query) for query in ("", "?page=2", "?page=0", "?game=divisor")]
+    asked += [("no-such-player", "")]
+    for language in ("en", "fr", "de"):
+        for handle, query in asked:
+            before, after = _both(handle, query, language, player_html_rows_before)
+            assert after == before, (handle, query, language)
+    assert isinstance(before, str) and before.startswith("404")  # the last: nobody
+
+
+TOKEN = re.compile(rb'name="csrfmiddlewaretoken" value="[^"]*"')
+HEADERS = ("Content-Type", "Vary", "ETag", "Cache-Control", "Content-Language", "Last-Modified")
+
+
+def _answer(client: Client, path: str, language: str) -> tuple[object, ...]:
+    response = client.get(path, headers={"accept-language": language})
+    headers = tuple(response.get(name) for name in HEADERS)
+    return response.status_code, headers, TOKEN.sub(b"", response.content)
+
+
+@pytest.mark.django_db
+def test_the_whole_page_is_the_previous_one_for_every_visitor(
+    varied, django_user_model, monkeypatch
+):
+    """Through the view, for an anonymous visitor, the player's own account (its
+    tools under the header) and an administrator: the same status, headers and body
+    (but the CSRF token, masked anew each time) with the previous renderer. Both
+    compute the page (the cache kept, its generations with it: the ETags name them)."""
+    import quotient.views
+
+    monkeypatch.setattr(quotient.views, "cached", lambda key, compute, **kwargs: compute())
+
+    own = django_user_model.objects.create_user("pia", "p@example.org", "pw-123456")
+    Player.objects.filter(handle="p04").update(user=own)
+    admin = django_user_model.objects.get(username="sec")
+    paths = ["/players/p00/", "/players/p04/?page=2", "/players/p04/?game=divisor&month=2026-09"]
+    paths += ["/players/p11/", "/players/p08/?game=trimorp&month=2026-09"]
+    for user in (None, own, admin):
+        client = Client()
+        if user is not None:
+            client.force_login(user)
+        for language in ("en", "fr", "de"):
+            for path in paths:
+                after = _answer(client, path, language)
+                with monkeypatch.context() as patched:
+                    patched.setattr(quotient.views, "player_html", player_html_rows_before)
+                    before = _answer(client, path, language)
+                assert after == before, (user, path, language)
+                assert after[0] == 200
 
 
 @pytest.mark.django_db
