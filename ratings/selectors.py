@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import json
+from json.encoder import encode_basestring  # type: ignore[attr-defined]
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
@@ -302,6 +303,83 @@ def written(
             _WRITTEN.clear()
         found = _WRITTEN[key] = write(rows)
     return found
+
+
+#: a float as ``float.__repr__`` writes it (what ``json.dumps`` writes), where
+#: PostgreSQL's shortest round-trip text (``extra_float_digits`` above 0) is the same
+#: digits: fixed notation between 1e-4 and 1e15, ".0" after an integral value; NULL
+#: elsewhere (the page is then written the Python way)
+_FLOAT_JSON = (
+    "CASE WHEN current_setting('extra_float_digits')::int <= 0 THEN NULL"
+    " WHEN {x} = trunc({x}) AND abs({x}) < 1e15 THEN {x}::text || '.0'"
+    " WHEN abs({x}) >= 1e-4 AND abs({x}) < 1e15 THEN {x}::text END"
+)
+
+#: ``public_display_name`` in SQL where it is plainly the same text: a consented name
+#: as it is, the initials of two words of printable ASCII (no dash) split by a space
+#: (Python's ``split`` and ``upper`` there are PostgreSQL's in the "C" collation);
+#: NULL for the rest, whose initials Python writes (a ``regexp_replace`` a row would
+#: cost PostgreSQL more than Python)
+_NAME_JSON = """CASE WHEN p.public_name THEN to_json(p.display_name)::text
+    WHEN p.display_name ~ '^[!-,.-~]+ [!-,.-~]+$' THEN to_json(
+      upper(left(p.display_name, 1) COLLATE "C") || '. '
+      || upper(left(split_part(p.display_name, ' ', 2), 1) COLLATE "C") || '.')::text END"""
+
+#: a slice of a list's part as the JSON array of its entries (``ranked_entry`` or
+#: ``provisional_entry`` rendered by DRF's ``JSONRenderer``), written by PostgreSQL; a
+#: name it cannot write is left as chr(1) (no JSON text holds one: ``to_json`` escapes
+#: control characters), its player's handle and name given beside in order
+_ENTRIES_JSON_SQL = (
+    "SELECT string_agg(t.j, ',' ORDER BY t.position),"
+    " array_agg(t.handle ORDER BY t.position) FILTER (WHERE t.named IS NULL),"
+    " array_agg(t.display_name ORDER BY t.position) FILTER (WHERE t.named IS NULL),"
+    " bool_and(t.j IS NOT NULL), count(*)"
+    " FROM (SELECT e.position, p.handle, p.display_name, n.named,"
+    " '{{' || CASE WHEN e.provisional THEN ''"
+    " ELSE '\"rank\":' || COALESCE(e.rank::text, 'null') || ',' END"
+    " || '\"player\":' || to_json(p.handle)::text"
+    " || ',\"name\":' || COALESCE(n.named, chr(1))"
+    " || ',\"fladub\":' || e.fladub || ',\"mu\":' || ({mu})"
+    " || ',\"sigma\":' || ({sigma})"
+    " || ',\"results_counted\":' || e.results_counted"
+    " || ',\"movement\":' || COALESCE(e.movement::text, 'null') || '}}' AS j"
+    " FROM ratings_rankingentry e JOIN federation_player p ON p.id = e.player_id"
+    " CROSS JOIN LATERAL (SELECT {name} AS named) n"
+    " WHERE e.ranking_id = %s AND e.provisional = %s AND e.position >= %s"
+    " ORDER BY e.position LIMIT %s OFFSET %s) t"
+).format(
+    mu=_FLOAT_JSON.format(x="e.mu"),
+    sigma=_FLOAT_JSON.format(x="e.sigma"),
+    name=_NAME_JSON,
+)
+
+
+def entries_json(part: ListPart, start: int, stop: int) -> str | None:
+    """The entries ``[start:stop]`` of ``part`` (within it) as the JSON array DRF's
+    ``JSONRenderer`` writes of their dicts (``ranked_entry``, ``provisional_entry``;
+    compact, ``ensure_ascii`` off, U+2028 and U+2029 escaped), in one query with no row
+    built in Python: PostgreSQL writes the JSON, Python the public names it cannot.
+    The slice counts as read (``part.rows`` gives placeholders: its JSON stands for its
+    rows). None where a float is not written as Python writes it (never seen: out of
+    1e-4..1e15, NaN): then read the rows."""
+    with prepared_cursor() as cursor:
+        cursor.execute(_ENTRIES_JSON_SQL, part.query(start, stop))
+        text, handles, names, whole, count = cursor.fetchone()
+    if not whole or count != stop - start or text is None:
+        return None
+    pieces = text.split("\x01")
+    if len(pieces) != len(handles or ()) + 1:
+        return None
+    out = [pieces[0]]
+    for piece, handle, name in zip(pieces[1:], handles or (), names or (), strict=True):
+        out += [encode_basestring(public_display_name(handle, name, False)), piece]
+    part.read[(start, stop)] = [_WRITTEN_ROW] * count
+    body = "[" + "".join(out) + "]"
+    return body.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+
+
+#: what stands for a row ``entries_json`` wrote (a paginator counts them, no one reads them)
+_WRITTEN_ROW = EntryRow(None, "", "", 0, 0.0, 0.0, 0, None, False, "", "")
 
 
 def page_slice(part: ListPart, number: object, size: int) -> tuple[int, int] | None:

@@ -61,6 +61,7 @@ from ratings.selectors import (
     EntryRow,
     ListPart,
     Rows,
+    entries_json,
     entry_results,
     page_slice,
     player_entry,
@@ -77,6 +78,8 @@ from ratings.selectors import (
 #: what stands for a page's provisional entries before they are set in its JSON: no
 #: text of an answer holds a NUL (PostgreSQL's texts cannot)
 _SPLICE = "\x00provisional\x00"
+#: what stands for its ranked entries (``entries_json``)
+_ENTRIES = "\x00entries\x00"
 
 
 class EntryPagination(Pagination):
@@ -152,17 +155,19 @@ class EntryPagination(Pagination):
 def _read_pages(request: Request, parts: list[tuple[Rows, str]], players: Generation) -> None:
     """Read the pages the query asks of ``parts`` (each with its page parameter) in
     one query, before their paginations take them (a page they refuse is not read)."""
-    raw = request.query_params.get("page_size", str(EntryPagination.page_size))
-    if not _positive(raw):
-        return
-    size = min(int(raw), EntryPagination.max_page_size)
-    wanted = []
-    for part, param in parts:
-        if isinstance(part, ListPart):
-            found = page_slice(part, request.query_params.get(param, "1"), size)
-            if found is not None:
-                wanted.append((part, *found))
+    wanted = [found for part, param in parts if (found := _page_wanted(request, part, param))]
     read_slices(wanted, tag(players))
+
+
+def _page_wanted(request: Request, part: Rows, param: str) -> tuple[ListPart, int, int] | None:
+    """The slice of ``part`` the query's page ``param`` asks for, as ``read_slices``
+    takes it; None for a part without page marks or a page its pagination refuses."""
+    raw = request.query_params.get("page_size", str(EntryPagination.page_size))
+    if not isinstance(part, ListPart) or not _positive(raw):
+        return None
+    size = min(int(raw), EntryPagination.max_page_size)
+    found = page_slice(part, request.query_params.get(param, "1"), size)
+    return (part, *found) if found is not None else None
 
 
 def _positive(raw: str) -> bool:
@@ -241,12 +246,18 @@ class RankingDetail(APIView):
         ranking: RankingList,
         gens: dict[str, Generation],
         provisional_json: Callable[[Rows, int, list[EntryRow]], object] | None = None,
+        ranked_json: Callable[[Rows], object] | None = None,
     ) -> dict:
         """The answer's data; ``provisional_json(part, start, rows)``: what stands for
-        the provisional entries instead of their dicts (``page_json``)."""
+        the provisional entries instead of their dicts, ``ranked_json(part)`` for the
+        ranked ones (None: their dicts) (``page_json``)."""
         ranked = ranking_part(ranking, provisional=False)
         provisional = ranking_part(ranking, provisional=True)
-        _read_pages(request, [(ranked, "page"), (provisional, "provisional_page")], gens[PLAYERS])
+        entries = ranked_json(ranked) if ranked_json is not None else None
+        parts = [(provisional, "provisional_page")]
+        if entries is None:
+            parts.insert(0, (ranked, "page"))
+        _read_pages(request, parts, gens[PLAYERS])
         rows, entries_page = EntryPagination("page").paginate(ranked, request)
         paginator = EntryPagination("provisional_page")
         others, provisional_page = paginator.paginate(provisional, request)
@@ -257,7 +268,7 @@ class RankingDetail(APIView):
             written_out = provisional_json(provisional, start, others)
         return {
             **list_head(ranking, gens[LISTS]),
-            "entries": [ranked_entry(row) for row in rows],
+            "entries": [ranked_entry(row) for row in rows] if entries is None else entries,
             "entries_page": entries_page,
             "provisional": written_out,
             "provisional_page": provisional_page,
@@ -268,30 +279,38 @@ class RankingDetail(APIView):
     ) -> bytes | None:
         """The answer as ``JSONRenderer`` writes it, its provisional entries (the same
         on every page of the list) written once per process while it keeps them
-        (``ratings.selectors.written``) and set in the rest; None: indented, written
+        (``ratings.selectors.written``) and set in the rest, its ranked entries written
+        by PostgreSQL (``entries_json``: no row built in Python); None: indented, written
         by the renderer alone."""
         renderer, media_type = request.accepted_renderer, request.accepted_media_type
         context = {"request": request}
         if not isinstance(renderer, JSONRenderer) or renderer.get_indent(media_type, context):
             return None
-        fragments: list[bytes] = []
+        fragments: dict[str, bytes] = {}
 
         def provisional_json(part: Rows, start: int, rows: list[EntryRow]) -> str:
             def write(rows: list[EntryRow]) -> bytes:
                 return renderer.render([provisional_entry(row) for row in rows], media_type)
 
-            fragments.append(written(part, start, rows, ("json", media_type), write))
+            fragments[_SPLICE] = written(part, start, rows, ("json", media_type), write)
             return _SPLICE
 
-        data = self.page_data(request, ranking, gens, provisional_json)
+        def ranked_json(part: Rows) -> str | None:
+            found = _page_wanted(request, part, "page")
+            text = entries_json(part, *found[1:]) if found is not None else None
+            if text is None:
+                return None
+            fragments[_ENTRIES] = text.encode()
+            return _ENTRIES
+
+        data = self.page_data(request, ranking, gens, provisional_json, ranked_json)
         body = renderer.render(data, media_type, context)
-        if not fragments:
-            return body
-        head, *tail = body.split(renderer.render(_SPLICE, media_type))
-        if len(tail) != 1:  # never: no text of a list holds a NUL
-            data["provisional"] = json.loads(fragments[0])
-            return renderer.render(data, media_type, context)
-        return head + fragments[0] + tail[0]
+        for splice, fragment in fragments.items():
+            head, *tail = body.split(renderer.render(splice, media_type))
+            if len(tail) != 1:  # never: no text of a list holds a NUL
+                return None
+            body = head + fragment + tail[0]
+        return body
 
     def finalize_response(self, request, response, *args, **kwargs):
         accepted = getattr(request, "accepted_renderer", None)  # none: negotiation failed
