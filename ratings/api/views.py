@@ -18,7 +18,6 @@ player's number of that list counted.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from datetime import date
 from typing import cast
@@ -297,7 +296,7 @@ class RankingDetail(APIView):
 
         def ranked_json(part: Rows) -> str | None:
             found = _page_wanted(request, part, "page")
-            text = entries_json(part, *found[1:]) if found is not None else None
+            text = entries_json(*found) if found is not None else None
             if text is None:
                 return None
             fragments[_ENTRIES] = text.encode()
