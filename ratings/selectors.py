@@ -23,7 +23,7 @@ from django.db.models import F, Max, Model, OuterRef, Prefetch, QuerySet, Subque
 from django.utils.translation import gettext
 
 from core.prepared import prepared_cursor
-from federation.models import Club, Game, Player, public_display_name
+from federation.models import Club, Game, Player, public_display_name, public_name_json_sql
 from federation.months import age, first_day, month_index
 from ratings.engine.params import Params, weight
 from ratings.models import RankingEntry, RankingList
@@ -315,16 +315,6 @@ _FLOAT_JSON = (
     " WHEN abs({x}) >= 1e-4 AND abs({x}) < 1e15 THEN {x}::text END"
 )
 
-#: ``public_display_name`` in SQL where it is plainly the same text: a consented name
-#: as it is, the initials of two words of printable ASCII (no dash) split by a space
-#: (Python's ``split`` and ``upper`` there are PostgreSQL's in the "C" collation);
-#: NULL for the rest, whose initials Python writes (a ``regexp_replace`` a row would
-#: cost PostgreSQL more than Python)
-_NAME_JSON = """CASE WHEN p.public_name THEN to_json(p.display_name)::text
-    WHEN p.display_name ~ '^[!-,.-~]+ [!-,.-~]+$' THEN to_json(
-      upper(left(p.display_name, 1) COLLATE "C") || '. '
-      || upper(left(split_part(p.display_name, ' ', 2), 1) COLLATE "C") || '.')::text END"""
-
 #: a slice of a list's part as the JSON array of its entries (``ranked_entry`` or
 #: ``provisional_entry`` rendered by DRF's ``JSONRenderer``), written by PostgreSQL; a
 #: name it cannot write is left as chr(1) (no JSON text holds one: ``to_json`` escapes
@@ -350,7 +340,7 @@ _ENTRIES_JSON_SQL = (
 ).format(
     mu=_FLOAT_JSON.format(x="e.mu"),
     sigma=_FLOAT_JSON.format(x="e.sigma"),
-    name=_NAME_JSON,
+    name=public_name_json_sql("p"),
 )
 
 
