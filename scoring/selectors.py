@@ -333,17 +333,18 @@ def _page_json_sql(counted: bool) -> str:
     """``_page_sql`` with each row written as JSON by PostgreSQL, but for its
     ``submitted_at`` (written by Python: the zone's rules are Python's; read as
     microseconds since the epoch, which psycopg loads in C, where Django's loader of a
-    time costs Python a row) and the public
-    names it cannot write (chr(1), their players' handles and names given beside); a
+    time costs Python a row) and the names of players who did not consent to theirs
+    (chr(1), their players' handles and names given beside: Python writes their
+    initials, once a page for a player seated on every row); a
     month before the year 1000 (``strftime`` pads no year there) makes the row NULL."""
     seats, players = _table(MatchSeat), _table(Player)
     seat = (
-        "'{\"seat\":' || s.seat || ',\"player\":' || to_json(p.handle)::text"
-        f" || ',\"name\":' || COALESCE({public_name_json_sql('p')}, chr(1))"
-        " || ',\"score\":' || COALESCE(s.score::text, 'null')"
-        " || ',\"rank\":' || COALESCE(s.rank::text, 'null')"
-        " || ',\"points\":' || COALESCE(s.points::text, 'null')"
-        " || ',\"deduction\":' || COALESCE(s.deduction::text, 'null') || '}'"
+        "'{\"seat\":' || t.seat || ',\"player\":' || to_json(t.handle)::text"
+        " || ',\"name\":' || COALESCE(t.named, chr(1))"
+        " || ',\"score\":' || COALESCE(t.score::text, 'null')"
+        " || ',\"rank\":' || COALESCE(t.rank::text, 'null')"
+        " || ',\"points\":' || COALESCE(t.points::text, 'null')"
+        " || ',\"deduction\":' || COALESCE(t.deduction::text, 'null') || '}'"
     )
     month = (
         "CASE WHEN m.counted_month IS NULL THEN 'null'"
@@ -365,11 +366,12 @@ def _page_json_sql(counted: bool) -> str:
         + (", count(*) OVER ()" if counted else "")
         + f" FROM {_table(Match)} m JOIN {_table(Game)} g ON g.id = m.game_id"
         f" JOIN {_table(Club)} c ON c.id = m.club_id"
-        " LEFT JOIN LATERAL (SELECT '[' || string_agg(t.j, ',' ORDER BY t.seat) || ']' AS seats,"
+        f" LEFT JOIN LATERAL (SELECT '[' || string_agg({seat}, ',' ORDER BY t.seat) || ']' AS seats,"
         " array_agg(t.handle ORDER BY t.seat) FILTER (WHERE t.named IS NULL) AS handles,"
         " array_agg(t.display_name ORDER BY t.seat) FILTER (WHERE t.named IS NULL) AS names"
-        f" FROM (SELECT s.seat, p.handle, p.display_name, {public_name_json_sql('p')} AS named,"
-        f" {seat} AS j FROM {seats} s JOIN {players} p ON p.id = s.player_id"
+        " FROM (SELECT s.seat, s.score, s.rank, s.points, s.deduction, p.handle,"
+        f" p.display_name, {public_name_json_sql('p', initials=False)} AS named"
+        f" FROM {seats} s JOIN {players} p ON p.id = s.player_id"
         " WHERE s.match_id = m.id) t) ss ON TRUE"
         " WHERE {where} ORDER BY m.played_on DESC, m.id DESC LIMIT %s"
     )
