@@ -54,7 +54,16 @@ from ratings.api.serializers import (
     provisional_entry,
     ranked_entry,
 )
-from ratings.caching import LISTS, MATCHES, PLAYERS, changed_at, generations, published_list, tag
+from ratings.caching import (
+    LISTS,
+    MATCHES,
+    PLAYERS,
+    changed_at,
+    generations,
+    list_key,
+    published_list,
+    tag,
+)
 from ratings.models import RankingEntry, RankingList
 from ratings.selectors import (
     EntryRow,
@@ -169,6 +178,28 @@ def _page_wanted(request: Request, part: Rows, param: str) -> tuple[ListPart, in
     return (part, *found) if found is not None else None
 
 
+#: the published lists this process read, by cache key (``list_key``: the lists'
+#: generation in it), as instances: ``published_list``'s own copy is unpickled at each
+#: read. The API only reads them. A few: one list is asked for at a time.
+_LISTS: dict[str, RankingList] = {}
+KEPT_LISTS = 8
+
+
+def _published(
+    game: str, month: date, revision: int | None, lists: Generation
+) -> RankingList | None:
+    """``published_list``, its instance kept by the process while the key stands."""
+    key = list_key(game, month, revision, lists)
+    ranking = _LISTS.get(key)
+    if ranking is None:
+        ranking = published_list(game=game, month=month, revision=revision, lists=lists)
+        if ranking is not None:
+            if len(_LISTS) >= KEPT_LISTS:
+                _LISTS.clear()
+            _LISTS[key] = ranking
+    return ranking
+
+
 def _positive(raw: str) -> bool:
     return raw.isascii() and raw.isdigit() and int(raw) >= 1
 
@@ -211,12 +242,7 @@ class RankingDetail(APIView):
         if revision is not None and not (revision.isascii() and revision.isdigit()):
             raise ValidationError({"revision": "a revision number"})
         gens = generations(LISTS, PLAYERS)
-        ranking = published_list(
-            game=game,
-            month=first_day,
-            revision=int(revision) if revision else None,
-            lists=gens[LISTS],
-        )
+        ranking = _published(game, first_day, int(revision) if revision else None, gens[LISTS])
         if ranking is None:
             raise NotFound(f"no published {game} ranking for {month}")
         kind = request.accepted_renderer.format
