@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import date
 from typing import cast
+from urllib import parse
 
 from django.core.paginator import InvalidPage
 from django.http import HttpResponseBase
@@ -32,7 +33,6 @@ from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.utils.urls import replace_query_param
 from rest_framework.views import APIView
 
 from core.api_cache import conditional, rendered, served
@@ -101,7 +101,6 @@ class EntryPagination(Pagination):
     def __init__(self, page_query_param: str) -> None:
         self.page_query_param = page_query_param
         self.invalid_page_message = f"{page_query_param} {{page_number}} does not exist"
-        self._absolute: str | None = None
 
     def get_page_size(self, request: Request) -> int:
         raw = request.query_params.get(self.page_size_query_param, str(self.page_size))
@@ -134,20 +133,23 @@ class EntryPagination(Pagination):
         """The next page's link, as the base class writes it."""
         if self.page is None or self.request is None or not self.page.has_next():
             return None
-        return replace_query_param(self._url(), self.page_query_param, self.page.next_page_number())
+        return self._links().replace(self.page_query_param, self.page.next_page_number())
 
     def get_previous_link(self) -> str | None:
         """The previous page's link, ``page=1`` written out (the base class drops it)."""
         if self.page is None or self.request is None or not self.page.has_previous():
             return None
-        url = self._url()
-        return replace_query_param(url, self.page_query_param, self.page.previous_page_number())
+        return self._links().replace(self.page_query_param, self.page.previous_page_number())
 
-    def _url(self) -> str:
-        """The request's absolute URL, built once for both links."""
-        if self._absolute is None:
-            self._absolute = cast(Request, self.request).build_absolute_uri()
-        return self._absolute
+    def _links(self) -> Links:
+        """The request's absolute URL, built and parsed once for the links of both
+        paginations (kept on the request)."""
+        request = cast(Request, self.request)
+        links = getattr(request, "_entry_links", None)
+        if links is None:
+            links = Links(request.build_absolute_uri())
+            request._entry_links = links  # type: ignore[attr-defined]
+        return links
 
     def paginate(self, queryset, request: Request) -> tuple[list[EntryRow], dict]:
         """One page of ``queryset`` and its links (``count``, ``next``, ``previous``)."""
@@ -158,6 +160,21 @@ class EntryPagination(Pagination):
             "next": self.get_next_link(),
             "previous": self.get_previous_link(),
         }
+
+
+class Links:
+    """``replace_query_param`` on one URL, parsed once: the same links, each written
+    from the parsed query (DRF's parses the URL again for each)."""
+
+    def __init__(self, url: str) -> None:
+        self.parts = parse.urlsplit(url)
+        self.query = parse.parse_qs(self.parts.query, keep_blank_values=True)
+
+    def replace(self, key: str, value: object) -> str:
+        """``replace_query_param(url, key, value)``."""
+        query = {**self.query, key: [str(value)]}
+        encoded = parse.urlencode(sorted(query.items()), doseq=True)
+        return parse.urlunsplit(self.parts._replace(query=encoded))
 
 
 def _read_pages(request: Request, parts: list[tuple[Rows, str]], players: Generation) -> None:

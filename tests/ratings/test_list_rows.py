@@ -283,3 +283,24 @@ def test_entries_json_is_what_the_renderer_wrote_of_the_rows(october, public):
                         abs(row.mu) >= 1e15 or abs(row.sigma) >= 1e15 for row in rows
                     )
     assert written
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://testserver/api/v1/rankings/divisor/2026-10/",
+        "http://testserver/api/v1/rankings/divisor/2026-10/?page=3",
+        "https://x.org/r/?page_size=7&provisional_page=2&page=5&format=json",
+        "http://t/r/?a=1&a=2&b=&c=%C3%A9+%2B&page=x#frag",
+        "http://t/r/?z=%00&page=",
+    ],
+)
+def test_the_links_parsed_once_are_drfs(url):
+    """``Links.replace`` writes what ``replace_query_param`` writes, for each key."""
+    from rest_framework.utils.urls import replace_query_param
+
+    from ratings.api.views import Links
+
+    links = Links(url)
+    for key, value in (("page", 4), ("provisional_page", 1), ("page", "9"), ("a", 3)):
+        assert links.replace(key, value) == replace_query_param(url, key, value)
