@@ -324,6 +324,10 @@ class FirstPageJson:
     count: int
 
 
+#: what ``match_first_page_json`` answers for a list counted over its cap (the
+#: paginator's way answers it: ``match_first_page`` need not read it again)
+OVER_CAP = FirstPageJson("", [], True, -1)
+
 #: the epoch of ``_page_json_sql``'s times
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
@@ -383,8 +387,9 @@ def match_first_page_json(
     """``match_first_page`` with its rows written as JSON by PostgreSQL, the same
     bytes ``list_rows(rows, with_seats=True)`` rendered by ``JSONRenderer`` writes (no
     dict built a row, no renderer walking them); ``when``: how the list writes a
-    ``submitted_at``. None where the count is over ``cap`` (as ``match_first_page``)
-    or a row is one PostgreSQL does not write (a month before the year 1000)."""
+    ``submitted_at``. ``OVER_CAP`` where the count is over ``cap`` (where
+    ``match_first_page`` answers None); None where a row is one PostgreSQL does not
+    write (a month before the year 1000)."""
     player = bool(filters.get("player"))
     where, params = _list_where(**filters)
     with prepared_cursor() as cursor:
@@ -398,7 +403,9 @@ def match_first_page_json(
         more = len(found) > size
         count = match_count(cap, **filters) if more else len(found)
     found = found[:size]
-    if count is None or any(row[1] is None or row[2] is None for row in found):
+    if count is None:
+        return OVER_CAP
+    if any(row[1] is None or row[2] is None for row in found):
         return None
     names: dict[tuple[str, str, bool], str] = {}
     out = []

@@ -63,6 +63,7 @@ from scoring.errors import MatchRejected
 from scoring.models import Match, Status
 from scoring.records import RECORD_LIMIT
 from scoring.selectors import (
+    OVER_CAP,
     match_detail_rows,
     match_first_page,
     match_first_page_json,
@@ -230,6 +231,9 @@ class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
             body=lambda: self.first_page_json(request, filters),
         )
 
+    #: ``first_page_json`` counted the list over the cap (``first_page`` then answers None)
+    over_cap = False
+
     def first_page_json(self, request: Request, filters: dict[str, Any]) -> bytes | None:
         """``first_page`` as ``JSONRenderer`` writes it, its rows written by the database
         (``match_first_page_json``: no dict built a row) and set in the rest; None where
@@ -247,7 +251,9 @@ class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
             return None
         paginator = cast(KeysetPagination, self.paginator)
         page = match_first_page_json(paginator.page_size, COUNT_CAP, when, **filters)
-        if page is None:
+        if page is OVER_CAP:
+            self.over_cap = True  # first_page would count it again: the paginator's way
+        if page is None or page is OVER_CAP:
             return None
         paginator.first_page(request, page.keys, more=page.more, count=page.count)
         data = self.get_paginated_response(_RESULTS).data
@@ -266,7 +272,7 @@ class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         over the cap)."""
         params = request.query_params
         paged = any(name in params for name in ("cursor", "page", "page_size"))
-        if paged or request.accepted_renderer.format != "json":
+        if paged or self.over_cap or request.accepted_renderer.format != "json":
             return None
         if connection.vendor != "postgresql":
             return None
