@@ -32,10 +32,11 @@ def conditional(
     names: tuple[str, ...],
     compute: Callable[[], dict],
     timeout: int = LONG,
+    body: Callable[[], bytes | None] | None = None,
 ) -> HttpResponseBase:
     """A GET whose body depends on ``parts`` and the generations ``names`` only: a 304
     when the client's copy is current, else the body, from the cache if kept there (for
-    ``timeout`` seconds)."""
+    ``timeout`` seconds); ``body``: as ``rendered``'s."""
     gens = generations(*names)
     kind = request.accepted_renderer.format
     validators = Validators.of(
@@ -44,7 +45,7 @@ def conditional(
     )
     response = not_modified(request._request, validators)
     if response is None:
-        response = rendered(request, validators.key, compute, timeout)
+        response = rendered(request, validators.key, compute, timeout, body)
     return served(request, response, validators, immutable=False)
 
 

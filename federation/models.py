@@ -178,6 +178,28 @@ def public_display_name(handle: str, display_name: str, public_name: bool) -> st
     return " ".join([part[0].upper() + "." for part in parts])
 
 
+def public_name_json_sql(player: str, *, initials: bool = True) -> str:
+    """SQL writing ``public_display_name`` of the player table aliased ``player`` as
+    JSON text, where it is plainly the same text: a consented name as it is, the
+    initials of two words of printable ASCII (no dash) split by one space (there
+    Python's ``split`` and ``upper`` are PostgreSQL's in the "C" collation); NULL for
+    the rest, whose names Python writes (a ``regexp_replace`` a row would cost
+    PostgreSQL more than Python). PostgreSQL's ``to_json`` escapes a text as
+    ``json.dumps`` with ``ensure_ascii=False`` does. ``initials=False``: the consented
+    names only (where Python writes the others more cheaply than PostgreSQL's regular
+    expression: a page that names the same players again)."""
+    p = player
+    if not initials:
+        return f"CASE WHEN {p}.public_name THEN to_json({p}.display_name)::text END"
+    return (
+        f"CASE WHEN {p}.public_name THEN to_json({p}.display_name)::text"
+        f" WHEN {p}.display_name ~ '^[!-,.-~]+ [!-,.-~]+$' THEN to_json("
+        f"upper(left({p}.display_name, 1) COLLATE \"C\") || '. '"
+        f" || upper(left(split_part({p}.display_name, ' ', 2), 1) COLLATE \"C\") || '.')::text"
+        " END"
+    )
+
+
 def public_names(handles: Collection[str]) -> dict[str, str]:
     """``{handle in lower case: public name}`` of the players among ``handles`` (any
     capitals): how messages for people name them (``core.errors.with_public_names``)."""

@@ -15,6 +15,7 @@ import json
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
+from json.encoder import encode_basestring
 from typing import Any, NamedTuple, Protocol, TypeVar, overload
 
 from django.db import connection
@@ -22,7 +23,7 @@ from django.db.models import F, Max, Model, OuterRef, Prefetch, QuerySet, Subque
 from django.utils.translation import gettext
 
 from core.prepared import prepared_cursor
-from federation.models import Club, Game, Player, public_display_name
+from federation.models import Club, Game, Player, public_display_name, public_name_json_sql
 from federation.months import age, first_day, month_index
 from ratings.engine.params import Params, weight
 from ratings.models import RankingEntry, RankingList
@@ -302,6 +303,73 @@ def written(
             _WRITTEN.clear()
         found = _WRITTEN[key] = write(rows)
     return found
+
+
+#: a float as ``float.__repr__`` writes it (what ``json.dumps`` writes), where
+#: PostgreSQL's shortest round-trip text (``extra_float_digits`` above 0) is the same
+#: digits: fixed notation between 1e-4 and 1e15, ".0" after an integral value; NULL
+#: elsewhere (the page is then written the Python way)
+_FLOAT_JSON = (
+    "CASE WHEN current_setting('extra_float_digits')::int <= 0 THEN NULL"
+    " WHEN {x} = trunc({x}) AND abs({x}) < 1e15 THEN {x}::text || '.0'"
+    " WHEN abs({x}) >= 1e-4 AND abs({x}) < 1e15 THEN {x}::text END"
+)
+
+#: a slice of a list's part as the JSON array of its entries (``ranked_entry`` or
+#: ``provisional_entry`` rendered by DRF's ``JSONRenderer``), written by PostgreSQL; a
+#: name it cannot write is left as chr(1) (no JSON text holds one: ``to_json`` escapes
+#: control characters), its player's handle and name given beside in order
+_ENTRIES_JSON_SQL = (
+    "SELECT string_agg(t.j, ',' ORDER BY t.position),"
+    " array_agg(t.handle ORDER BY t.position) FILTER (WHERE t.named IS NULL),"
+    " array_agg(t.display_name ORDER BY t.position) FILTER (WHERE t.named IS NULL),"
+    " bool_and(t.j IS NOT NULL)"
+    " FROM (SELECT e.position, p.handle, p.display_name, n.named,"
+    " '{{' || CASE WHEN e.provisional THEN ''"
+    " ELSE '\"rank\":' || COALESCE(e.rank::text, 'null') || ',' END"
+    " || '\"player\":' || to_json(p.handle)::text"
+    " || ',\"name\":' || COALESCE(n.named, chr(1))"
+    " || ',\"fladub\":' || e.fladub || ',\"mu\":' || ({mu})"
+    " || ',\"sigma\":' || ({sigma})"
+    " || ',\"results_counted\":' || e.results_counted"
+    " || ',\"movement\":' || COALESCE(e.movement::text, 'null') || '}}' AS j"
+    " FROM ratings_rankingentry e JOIN federation_player p ON p.id = e.player_id"
+    " CROSS JOIN LATERAL (SELECT {name} AS named) n"
+    " WHERE e.ranking_id = %s AND e.provisional = %s AND e.position >= %s"
+    " ORDER BY e.position LIMIT %s OFFSET %s) t"
+).format(
+    mu=_FLOAT_JSON.format(x="e.mu"),
+    sigma=_FLOAT_JSON.format(x="e.sigma"),
+    name=public_name_json_sql("p"),
+)
+
+
+def entries_json(part: ListPart, start: int, stop: int) -> str | None:
+    """The entries ``[start:stop]`` of ``part`` (within it) as the JSON array DRF's
+    ``JSONRenderer`` writes of their dicts (``ranked_entry``, ``provisional_entry``;
+    compact, ``ensure_ascii`` off, U+2028 and U+2029 escaped), in one query with no row
+    built in Python: PostgreSQL writes the JSON, Python the public names it cannot.
+    The slice counts as read (``part.rows`` gives placeholders: its JSON stands for its
+    rows). None where a float is not written as Python writes it (never seen: out of
+    1e-4..1e15, NaN): then read the rows."""
+    with prepared_cursor() as cursor:
+        cursor.execute(_ENTRIES_JSON_SQL, part.query(start, stop))
+        text, handles, names, whole = cursor.fetchone()
+    if not whole or text is None:
+        return None
+    pieces = text.split("\x01")
+    if len(pieces) != len(handles or ()) + 1:
+        return None
+    out = [pieces[0]]
+    for piece, handle, name in zip(pieces[1:], handles or (), names or (), strict=True):
+        out += [encode_basestring(public_display_name(handle, name, False)), piece]
+    part.read[(start, stop)] = [_WRITTEN_ROW] * (stop - start)
+    body = "[" + "".join(out) + "]"
+    return body.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+
+
+#: what stands for a row ``entries_json`` wrote (a paginator counts them, no one reads them)
+_WRITTEN_ROW = EntryRow(None, "", "", 0, 0.0, 0.0, 0, None, False, "", "")
 
 
 def page_slice(part: ListPart, number: object, size: int) -> tuple[int, int] | None:

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import date
+from datetime import UTC, date, datetime, timedelta
+from json.encoder import encode_basestring
 from typing import Any
 
 from django.db import connection
@@ -15,7 +16,7 @@ from django.db.models import Exists, F, Model, OuterRef, Prefetch, QuerySet, Sub
 from django.utils.translation import gettext
 
 from core.prepared import prepared_cursor
-from federation.models import Club, Game, Player, public_display_name
+from federation.models import Club, Game, Player, public_display_name, public_name_json_sql
 from federation.months import next_month
 from scoring.models import Match, MatchEvent, MatchSeat, Status
 
@@ -309,6 +310,122 @@ def _name(names: dict[tuple[str, str, bool], str], handle: str, name: str, publi
     if shown is None:
         shown = names[key] = public_display_name(handle, name, public)
     return shown
+
+
+@dataclass(frozen=True)
+class FirstPageJson:
+    """A list's first page as ``match_first_page`` reads it, its rows written as the
+    JSON array ``list_rows`` and DRF's ``JSONRenderer`` write (``results``), with the
+    keys of its rows (``played_on``, ``id``: the paginator's cursors)."""
+
+    results: str
+    keys: list[dict[str, Any]]
+    more: bool
+    count: int
+
+
+#: what ``match_first_page_json`` answers for a list counted over its cap (the
+#: paginator's way answers it: ``match_first_page`` need not read it again)
+OVER_CAP = FirstPageJson("", [], True, -1)
+
+#: the epoch of ``_page_json_sql``'s times
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+@functools.cache
+def _page_json_sql(counted: bool) -> str:
+    """``_page_sql`` with each row written as JSON by PostgreSQL, but for its
+    ``submitted_at`` (written by Python: the zone's rules are Python's; read as
+    microseconds since the epoch, which psycopg loads in C, where Django's loader of a
+    time costs Python a row) and the names of players who did not consent to theirs
+    (chr(1), their players' handles and names given beside: Python writes their
+    initials, once a page for a player seated on every row); a
+    month before the year 1000 (``strftime`` pads no year there) makes the row NULL."""
+    seats, players = _table(MatchSeat), _table(Player)
+    seat = (
+        "'{\"seat\":' || t.seat || ',\"player\":' || to_json(t.handle)::text"
+        " || ',\"name\":' || COALESCE(t.named, chr(1))"
+        " || ',\"score\":' || COALESCE(t.score::text, 'null')"
+        " || ',\"rank\":' || COALESCE(t.rank::text, 'null')"
+        " || ',\"points\":' || COALESCE(t.points::text, 'null')"
+        " || ',\"deduction\":' || COALESCE(t.deduction::text, 'null') || '}'"
+    )
+    month = (
+        "CASE WHEN m.counted_month IS NULL THEN 'null'"
+        " WHEN m.counted_month >= DATE '1000-01-01'"
+        " THEN '\"' || to_char(m.counted_month, 'YYYY-MM') || '\"' END"
+    )
+    return (
+        "SELECT '{\"id\":' || m.id || ',\"game\":' || to_json(g.key)::text"
+        " || ',\"club\":' || to_json(c.slug)::text"
+        " || ',\"played_on\":\"' || to_char(m.played_on, 'YYYY-MM-DD')"
+        ' || \'","game_number":\' || m.game_number || \',"submitted_at":\','
+        " CASE WHEN isfinite(m.submitted_at)"
+        " THEN (extract(epoch FROM m.submitted_at) * 1000000)::bigint END,"
+        " ',\"status\":' || to_json(m.status)::text || ',\"version\":' || m.version"
+        " || ',\"verification\":' || to_json(m.verification)::text"
+        " || ',\"finished\":' || m.finished || ',\"late\":' || m.late"
+        f" || ',\"counted_month\":' || ({month}) || ',\"seats\":' || COALESCE(ss.seats, '[]')"
+        " || '}', ss.handles, ss.names, m.played_on, m.id"
+        + (", count(*) OVER ()" if counted else "")
+        + f" FROM {_table(Match)} m JOIN {_table(Game)} g ON g.id = m.game_id"
+        f" JOIN {_table(Club)} c ON c.id = m.club_id"
+        f" LEFT JOIN LATERAL (SELECT '[' || string_agg({seat}, ',' ORDER BY t.seat) || ']' AS seats,"
+        " array_agg(t.handle ORDER BY t.seat) FILTER (WHERE t.named IS NULL) AS handles,"
+        " array_agg(t.display_name ORDER BY t.seat) FILTER (WHERE t.named IS NULL) AS names"
+        " FROM (SELECT s.seat, s.score, s.rank, s.points, s.deduction, p.handle,"
+        f" p.display_name, {public_name_json_sql('p', initials=False)} AS named"
+        f" FROM {seats} s JOIN {players} p ON p.id = s.player_id"
+        " WHERE s.match_id = m.id) t) ss ON TRUE"
+        " WHERE {where} ORDER BY m.played_on DESC, m.id DESC LIMIT %s"
+    )
+
+
+def match_first_page_json(
+    size: int, cap: int, when: Callable[[Any], Any], **filters: Any
+) -> FirstPageJson | None:
+    """``match_first_page`` with its rows written as JSON by PostgreSQL, the same
+    bytes ``list_rows(rows, with_seats=True)`` rendered by ``JSONRenderer`` writes (no
+    dict built a row, no renderer walking them); ``when``: how the list writes a
+    ``submitted_at``. ``OVER_CAP`` where the count is over ``cap`` (where
+    ``match_first_page`` answers None); None where a row is one PostgreSQL does not
+    write (a month before the year 1000)."""
+    player = bool(filters.get("player"))
+    where, params = _list_where(**filters)
+    with prepared_cursor() as cursor:
+        cursor.execute(_page_json_sql(player).replace("{where}", where), [*params, size + 1])
+        found = cursor.fetchall()
+    if player:
+        total = found[0][-1] if found else 0
+        more = total > size
+        count = total if total <= cap or not more else None
+    else:
+        more = len(found) > size
+        count = match_count(cap, **filters) if more else len(found)
+    found = found[:size]
+    if count is None:
+        return OVER_CAP
+    if any(row[1] is None or row[2] is None for row in found):
+        return None
+    names: dict[tuple[str, str, bool], str] = {}
+    out = []
+    for head, submitted, tail, handles, shown, *_ in found:
+        written = when(_EPOCH + timedelta(microseconds=submitted))
+        out += [head, "null" if written is None else encode_basestring(written)]
+        if handles:
+            pieces = tail.split("\x01")
+            out.append(pieces[0])
+            for piece, handle, name in zip(pieces[1:], handles, shown, strict=True):
+                out += [encode_basestring(_name(names, handle, name, False)), piece]
+        else:
+            out.append(tail)
+        out.append(",")
+    if out:
+        out.pop()
+    results = "[" + "".join(out) + "]"
+    results = results.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+    keys = [{"played_on": row[5], "id": row[6]} for row in found]
+    return FirstPageJson(results, keys, more, count)
 
 
 def match_count(cap: int, **filters: Any) -> int | None:

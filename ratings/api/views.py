@@ -18,10 +18,10 @@ player's number of that list counted.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from datetime import date
 from typing import cast
+from urllib import parse
 
 from django.core.paginator import InvalidPage
 from django.http import HttpRequest, HttpResponseBase
@@ -33,7 +33,6 @@ from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.utils.urls import replace_query_param
 from rest_framework.views import APIView
 
 from core.api_cache import conditional, rendered, served
@@ -57,12 +56,22 @@ from ratings.api.serializers import (
     provisional_entry,
     ranked_entry,
 )
-from ratings.caching import LISTS, MATCHES, PLAYERS, changed_at, generations, published_list, tag
+from ratings.caching import (
+    LISTS,
+    MATCHES,
+    PLAYERS,
+    changed_at,
+    generations,
+    list_key,
+    published_list,
+    tag,
+)
 from ratings.models import RankingEntry, RankingList
 from ratings.selectors import (
     EntryRow,
     ListPart,
     Rows,
+    entries_json,
     entry_results,
     page_slice,
     player_entry,
@@ -79,6 +88,8 @@ from ratings.selectors import (
 #: what stands for a page's provisional entries before they are set in its JSON: no
 #: text of an answer holds a NUL (PostgreSQL's texts cannot)
 _SPLICE = "\x00provisional\x00"
+#: what stands for its ranked entries (``entries_json``)
+_ENTRIES = "\x00entries\x00"
 
 
 class EntryPagination(Pagination):
@@ -92,7 +103,6 @@ class EntryPagination(Pagination):
     def __init__(self, page_query_param: str) -> None:
         self.page_query_param = page_query_param
         self.invalid_page_message = f"{page_query_param} {{page_number}} does not exist"
-        self._absolute: str | None = None
 
     def get_page_size(self, request: Request) -> int:
         raw = request.query_params.get(self.page_size_query_param, str(self.page_size))
@@ -125,20 +135,23 @@ class EntryPagination(Pagination):
         """The next page's link, as the base class writes it."""
         if self.page is None or self.request is None or not self.page.has_next():
             return None
-        return replace_query_param(self._url(), self.page_query_param, self.page.next_page_number())
+        return self._links().replace(self.page_query_param, self.page.next_page_number())
 
     def get_previous_link(self) -> str | None:
         """The previous page's link, ``page=1`` written out (the base class drops it)."""
         if self.page is None or self.request is None or not self.page.has_previous():
             return None
-        url = self._url()
-        return replace_query_param(url, self.page_query_param, self.page.previous_page_number())
+        return self._links().replace(self.page_query_param, self.page.previous_page_number())
 
-    def _url(self) -> str:
-        """The request's absolute URL, built once for both links."""
-        if self._absolute is None:
-            self._absolute = cast(Request, self.request).build_absolute_uri()
-        return self._absolute
+    def _links(self) -> Links:
+        """The request's absolute URL, built and parsed once for the links of both
+        paginations (kept on the request)."""
+        request = cast(Request, self.request)
+        links = getattr(request, "_entry_links", None)
+        if links is None:
+            links = Links(request.build_absolute_uri())
+            request._entry_links = links  # type: ignore[attr-defined]
+        return links
 
     def paginate(self, queryset, request: Request) -> tuple[list[EntryRow], dict]:
         """One page of ``queryset`` and its links (``count``, ``next``, ``previous``)."""
@@ -151,20 +164,59 @@ class EntryPagination(Pagination):
         }
 
 
+class Links:
+    """``replace_query_param`` on one URL, parsed once: the same links, each written
+    from the parsed query (DRF's parses the URL again for each)."""
+
+    def __init__(self, url: str) -> None:
+        self.parts = parse.urlsplit(url)
+        self.query = parse.parse_qs(self.parts.query, keep_blank_values=True)
+
+    def replace(self, key: str, value: object) -> str:
+        """``replace_query_param(url, key, value)``."""
+        query = {**self.query, key: [str(value)]}
+        encoded = parse.urlencode(sorted(query.items()), doseq=True)
+        return parse.urlunsplit(self.parts._replace(query=encoded))
+
+
 def _read_pages(request: Request, parts: list[tuple[Rows, str]], players: Generation) -> None:
     """Read the pages the query asks of ``parts`` (each with its page parameter) in
     one query, before their paginations take them (a page they refuse is not read)."""
-    raw = request.query_params.get("page_size", str(EntryPagination.page_size))
-    if not _positive(raw):
-        return
-    size = min(int(raw), EntryPagination.max_page_size)
-    wanted = []
-    for part, param in parts:
-        if isinstance(part, ListPart):
-            found = page_slice(part, request.query_params.get(param, "1"), size)
-            if found is not None:
-                wanted.append((part, *found))
+    wanted = [found for part, param in parts if (found := _page_wanted(request, part, param))]
     read_slices(wanted, tag(players))
+
+
+def _page_wanted(request: Request, part: Rows, param: str) -> tuple[ListPart, int, int] | None:
+    """The slice of ``part`` the query's page ``param`` asks for, as ``read_slices``
+    takes it; None for a part without page marks or a page its pagination refuses."""
+    raw = request.query_params.get("page_size", str(EntryPagination.page_size))
+    if not isinstance(part, ListPart) or not _positive(raw):
+        return None
+    size = min(int(raw), EntryPagination.max_page_size)
+    found = page_slice(part, request.query_params.get(param, "1"), size)
+    return (part, *found) if found is not None else None
+
+
+#: the published lists this process read, by cache key (``list_key``: the lists'
+#: generation in it), as instances: ``published_list``'s own copy is unpickled at each
+#: read. The API only reads them. A few: one list is asked for at a time.
+_LISTS: dict[str, RankingList] = {}
+KEPT_LISTS = 8
+
+
+def _published(
+    game: str, month: date, revision: int | None, lists: Generation
+) -> RankingList | None:
+    """``published_list``, its instance kept by the process while the key stands."""
+    key = list_key(game, month, revision, lists)
+    ranking = _LISTS.get(key)
+    if ranking is None:
+        ranking = published_list(game=game, month=month, revision=revision, lists=lists)
+        if ranking is not None:
+            if len(_LISTS) >= KEPT_LISTS:
+                _LISTS.clear()
+            _LISTS[key] = ranking
+    return ranking
 
 
 def _positive(raw: str) -> bool:
@@ -209,12 +261,7 @@ class RankingDetail(APIView):
         if revision is not None and not (revision.isascii() and revision.isdigit()):
             raise ValidationError({"revision": "a revision number"})
         gens = generations(LISTS, PLAYERS)
-        ranking = published_list(
-            game=game,
-            month=first_day,
-            revision=int(revision) if revision else None,
-            lists=gens[LISTS],
-        )
+        ranking = _published(game, first_day, int(revision) if revision else None, gens[LISTS])
         if ranking is None:
             raise NotFound(f"no published {game} ranking for {month}")
         kind = request.accepted_renderer.format
@@ -243,12 +290,18 @@ class RankingDetail(APIView):
         ranking: RankingList,
         gens: dict[str, Generation],
         provisional_json: Callable[[Rows, int, list[EntryRow]], object] | None = None,
+        ranked_json: Callable[[Rows], object] | None = None,
     ) -> dict:
         """The answer's data; ``provisional_json(part, start, rows)``: what stands for
-        the provisional entries instead of their dicts (``page_json``)."""
+        the provisional entries instead of their dicts, ``ranked_json(part)`` for the
+        ranked ones (None: their dicts) (``page_json``)."""
         ranked = ranking_part(ranking, provisional=False)
         provisional = ranking_part(ranking, provisional=True)
-        _read_pages(request, [(ranked, "page"), (provisional, "provisional_page")], gens[PLAYERS])
+        entries = ranked_json(ranked) if ranked_json is not None else None
+        parts = [(provisional, "provisional_page")]
+        if entries is None:
+            parts.insert(0, (ranked, "page"))
+        _read_pages(request, parts, gens[PLAYERS])
         rows, entries_page = EntryPagination("page").paginate(ranked, request)
         paginator = EntryPagination("provisional_page")
         others, provisional_page = paginator.paginate(provisional, request)
@@ -259,7 +312,7 @@ class RankingDetail(APIView):
             written_out = provisional_json(provisional, start, others)
         return {
             **list_head(ranking, gens[LISTS]),
-            "entries": [ranked_entry(row) for row in rows],
+            "entries": [ranked_entry(row) for row in rows] if entries is None else entries,
             "entries_page": entries_page,
             "provisional": written_out,
             "provisional_page": provisional_page,
@@ -270,30 +323,38 @@ class RankingDetail(APIView):
     ) -> bytes | None:
         """The answer as ``JSONRenderer`` writes it, its provisional entries (the same
         on every page of the list) written once per process while it keeps them
-        (``ratings.selectors.written``) and set in the rest; None: indented, written
+        (``ratings.selectors.written``) and set in the rest, its ranked entries written
+        by PostgreSQL (``entries_json``: no row built in Python); None: indented, written
         by the renderer alone."""
         renderer, media_type = request.accepted_renderer, request.accepted_media_type
         context = {"request": request}
         if not isinstance(renderer, JSONRenderer) or renderer.get_indent(media_type, context):
             return None
-        fragments: list[bytes] = []
+        fragments: dict[str, bytes] = {}
 
         def provisional_json(part: Rows, start: int, rows: list[EntryRow]) -> str:
             def write(rows: list[EntryRow]) -> bytes:
                 return renderer.render([provisional_entry(row) for row in rows], media_type)
 
-            fragments.append(written(part, start, rows, ("json", media_type), write))
+            fragments[_SPLICE] = written(part, start, rows, ("json", media_type), write)
             return _SPLICE
 
-        data = self.page_data(request, ranking, gens, provisional_json)
+        def ranked_json(part: Rows) -> str | None:
+            found = _page_wanted(request, part, "page")
+            text = entries_json(*found) if found is not None else None
+            if text is None:
+                return None
+            fragments[_ENTRIES] = text.encode()
+            return _ENTRIES
+
+        data = self.page_data(request, ranking, gens, provisional_json, ranked_json)
         body = renderer.render(data, media_type, context)
-        if not fragments:
-            return body
-        head, *tail = body.split(renderer.render(_SPLICE, media_type))
-        if len(tail) != 1:  # never: no text of a list holds a NUL
-            data["provisional"] = json.loads(fragments[0])
-            return renderer.render(data, media_type, context)
-        return head + fragments[0] + tail[0]
+        for splice, fragment in fragments.items():
+            head, *tail = body.split(renderer.render(splice, media_type))
+            if len(tail) != 1:  # never: no text of a list holds a NUL
+                return None
+            body = head + fragment + tail[0]
+        return body
 
     def finalize_response(self, request, response, *args, **kwargs):
         accepted = getattr(request, "accepted_renderer", None)  # none: negotiation failed

@@ -32,6 +32,7 @@ from drf_spectacular.utils import (
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotAuthenticated, PermissionDenied, ValidationError
+from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -55,14 +56,17 @@ from scoring.api.serializers import (
     created_body,
     detail_body,
     list_rows,
+    submitted_writer,
     version_records,
 )
 from scoring.errors import MatchRejected
 from scoring.models import Match, Status
 from scoring.records import RECORD_LIMIT
 from scoring.selectors import (
+    OVER_CAP,
     match_detail_rows,
     match_first_page,
+    match_first_page_json,
     match_list,
     match_values,
     repeated_results,
@@ -81,6 +85,9 @@ from scoring.services import (
 BODY_LIMIT = 4 * RECORD_LIMIT
 #: how far back the review of repeated results looks by default
 REVIEW_DAYS = 90
+#: what stands for a first page's rows before they are set in its JSON
+#: (``first_page_json``): no link of a page holds a NUL
+_RESULTS = "\x00results\x00"
 #: the query parameters ``get_queryset`` filters by (on every action, the detail too)
 LIST_FILTERS = ("game", "club", "player", "month", "status")
 
@@ -215,7 +222,47 @@ class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
             )
             return self.get_paginated_response(list_rows(rows)).data
 
-        return conditional(request, ["match-list"], (MATCHES, PLAYERS), page, SHORT)
+        return conditional(
+            request,
+            ["match-list"],
+            (MATCHES, PLAYERS),
+            page,
+            SHORT,
+            body=lambda: self.first_page_json(request, filters),
+        )
+
+    #: ``first_page_json`` counted the list over the cap (``first_page`` then answers None)
+    over_cap = False
+
+    def first_page_json(self, request: Request, filters: dict[str, Any]) -> bytes | None:
+        """``first_page`` as ``JSONRenderer`` writes it, its rows written by the database
+        (``match_first_page_json``: no dict built a row) and set in the rest; None where
+        ``first_page`` or the paginator's way answers (and indented JSON: the renderer's
+        own)."""
+        params = request.query_params
+        if any(name in params for name in ("cursor", "page", "page_size")):
+            return None
+        renderer, media_type = request.accepted_renderer, request.accepted_media_type
+        context = {"request": request}
+        if not isinstance(renderer, JSONRenderer) or renderer.get_indent(media_type, context):
+            return None
+        when = submitted_writer()
+        if connection.vendor != "postgresql" or when is None:
+            return None
+        paginator = cast(KeysetPagination, self.paginator)
+        page = match_first_page_json(paginator.page_size, COUNT_CAP, when, **filters)
+        if page is OVER_CAP:
+            self.over_cap = True  # first_page would count it again: the paginator's way
+        if page is None or page is OVER_CAP:
+            return None
+        paginator.first_page(request, page.keys, more=page.more, count=page.count)
+        data = self.get_paginated_response(_RESULTS).data
+        head, *tail = renderer.render(data, media_type, context).split(
+            renderer.render(_RESULTS, media_type)
+        )
+        if len(tail) != 1:  # never: no text of a link holds a NUL
+            return None
+        return head + page.results.encode() + tail[0]
 
     def first_page(self, request: Request, filters: dict[str, Any]) -> dict | None:
         """The list's first page in JSON as the paginator writes it, read in one query
@@ -225,7 +272,7 @@ class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         over the cap)."""
         params = request.query_params
         paged = any(name in params for name in ("cursor", "page", "page_size"))
-        if paged or request.accepted_renderer.format != "json":
+        if paged or self.over_cap or request.accepted_renderer.format != "json":
             return None
         if connection.vendor != "postgresql":
             return None

@@ -76,14 +76,27 @@ def list_rows(rows: list[dict[str, Any]], *, with_seats: bool = False) -> list[d
     ]
 
 
+def submitted_writer() -> Callable[[Any], Any] | None:
+    """How the list writes a ``submitted_at`` when its dates are DRF's ISO 8601 ones
+    (the default: its days and months are then plain ISO text, which the database may
+    write itself, ``scoring.selectors.match_first_page_json``); None otherwise."""
+    when, _, _ = _date_writers()
+    zone = serializers.DateTimeField().default_timezone()
+    return when if zone is not None and _iso_dates() else None
+
+
+def _iso_dates() -> bool:
+    iso = api_settings.DATETIME_FORMAT, api_settings.DATE_FORMAT
+    return all(isinstance(f, str) and f.lower() == ISO_8601 for f in iso)
+
+
 def _date_writers() -> tuple[Callable[[Any], Any], Callable[[Any], Any], Callable[[Any], Any]]:
     """How ``MatchListSerializer``'s fields write ``submitted_at``, ``played_on`` and
     ``counted_month``: with DRF's ISO 8601 formats (the default), the same strings
     written directly (the zone looked up once a page), else the fields themselves."""
     zone = serializers.DateTimeField().default_timezone()
     field = serializers.DateTimeField(default_timezone=zone).to_representation
-    iso = api_settings.DATETIME_FORMAT, api_settings.DATE_FORMAT
-    if zone is None or any(not isinstance(f, str) or f.lower() != ISO_8601 for f in iso):
+    if zone is None or not _iso_dates():
         return (
             field,
             serializers.DateField().to_representation,

@@ -139,6 +139,9 @@ def _queries(client, url: str, params: dict) -> list[str]:
 
 @pytest.mark.django_db
 def test_a_page_the_cache_misses_costs_one_query(client, october, monkeypatch):
+    """One query a page the cache misses, none of them a COUNT; the API's ranked
+    entries are read as their JSON (``entries_json``), and a provisional page the
+    process does not keep (not the first) is read beside them, in a second query."""
     monkeypatch.setattr("ratings.views.PER_PAGE", 2)
     _queries(client, API, {"page_size": 1})  # the list's row is kept
     _queries(client, PAGE, {})  # and the page's filters and months
@@ -147,11 +150,13 @@ def test_a_page_the_cache_misses_costs_one_query(client, october, monkeypatch):
             if url == API:
                 params = {**params, "page_size": 1}  # not the page's slices
             queries = _queries(client, url, params)
-            assert len(queries) == 1, (url, params, queries)
-            assert "COUNT(" not in queries[0].upper()
+            other = url == API and "provisional_page" in params
+            assert len(queries) == 1 + other, (url, params, queries)
+            assert all("COUNT(" not in query.upper() for query in queries)
+            assert ("string_agg" in queries[0]) == (url == API)
             # the first provisional page is kept by the process; another is read with
-            # the ranked page, in the same query
-            assert ("UNION ALL" in queries[0]) == ("provisional_page" in params)
+            # the page's ranked rows (the HTML page), in the same query
+            assert ("UNION ALL" in queries[0]) == ("provisional_page" in params and not other)
 
 
 @pytest.mark.django_db
@@ -219,3 +224,83 @@ def test_a_kept_provisional_page_is_set_in_every_page_as_written_afresh(
     assert len(calls) == len(asks) - 6 and len(selectors._WRITTEN) == 2 * 3 + 2
     for (url, params, headers), body in zip(asks, kept, strict=True):
         assert body == _fresh(client, url, params, headers), (url, params, headers)
+
+
+#: names ``entries_json`` leaves to PostgreSQL (two words of ASCII, a consented name)
+#: and to Python (the rest), and what JSON escapes in them
+NAMES = [
+    "Ada Lovelace",
+    "jean-bob d'Arc",
+    "Zoé Ça",
+    "",
+    "  -  ",
+    '"quoted" name',
+    "back\\slash tab\tnew\nline",
+    "line\u2028sep para\u2029sep",
+    "ß straße",
+    "ǆemal ijk",
+    "three word name",
+    "x",
+    "ctrl\x01 \x7fdel",
+    "émile",
+]
+#: floats whose text PostgreSQL writes (and Python's repr), and those it leaves
+FLOATS = [25.0, 0.0, -0.0, 3.14159, 1e-4, 123456.789, 1e14 + 0.5, 8.333333333333334, 1e-5, 2e15]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("public", [False, True])
+def test_entries_json_is_what_the_renderer_wrote_of_the_rows(october, public):
+    """``entries_json`` writes the bytes ``JSONRenderer`` writes of the entries' dicts:
+    names of every kind (escaped, non-ASCII, initials of one, two, three words),
+    integral, negative-zero and out-of-range floats (those pages read as rows),
+    ranked and provisional slices at every start."""
+    from ratings.api.serializers import provisional_entry, ranked_entry
+
+    ranking = RankingList.objects.get(pk=october.pk)
+    for n, player in enumerate(Player.objects.filter(ranking_entries__ranking=ranking)):
+        player.display_name = NAMES[n % len(NAMES)]
+        player.public_name = public and n % 3 == 0
+        player.save()
+    for n, entry in enumerate(ranking.entries.order_by("position")):
+        entry.mu, entry.sigma = FLOATS[n % len(FLOATS)], FLOATS[(n + 3) % len(FLOATS)]
+        entry.movement = None if n % 2 else n - 4
+        entry.save()
+    renderer, written = JSONRenderer(), 0
+    for provisional in (False, True):
+        part = selectors.ListPart(ranking, provisional=provisional)
+        entry = provisional_entry if provisional else ranked_entry
+        for start in range(part.size):
+            for stop in range(start + 1, part.size + 1):
+                text = selectors.entries_json(part, start, stop)
+                rows = selectors.ListPart(ranking, provisional=provisional).rows(start, stop)
+                if text is not None:
+                    written += 1
+                    assert text.encode() == renderer.render([entry(row) for row in rows])
+                    assert len(part.rows(start, stop)) == len(rows)
+                else:  # a float PostgreSQL does not write as Python does
+                    assert any(abs(row.mu) < 1e-4 or abs(row.sigma) < 1e-4 for row in rows) or any(
+                        abs(row.mu) >= 1e15 or abs(row.sigma) >= 1e15 for row in rows
+                    )
+    assert written
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://testserver/api/v1/rankings/divisor/2026-10/",
+        "http://testserver/api/v1/rankings/divisor/2026-10/?page=3",
+        "https://x.org/r/?page_size=7&provisional_page=2&page=5&format=json",
+        "http://t/r/?a=1&a=2&b=&c=%C3%A9+%2B&page=x#frag",
+        "http://t/r/?z=%00&page=",
+    ],
+)
+def test_the_links_parsed_once_are_drfs(url):
+    """``Links.replace`` writes what ``replace_query_param`` writes, for each key."""
+    from rest_framework.utils.urls import replace_query_param
+
+    from ratings.api.views import Links
+
+    links = Links(url)
+    for key, value in (("page", 4), ("provisional_page", 1), ("page", "9"), ("a", 3)):
+        assert links.replace(key, value) == replace_query_param(url, key, value)

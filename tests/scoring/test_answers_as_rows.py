@@ -264,3 +264,83 @@ def test_the_history_read_as_rows_is_the_list_views_answer(api, published):
     assert any(provisional for count, provisional in shapes if count != "movement")
     assert api.get("/api/v1/players/nobody/history/").status_code == 404
     assert api.get("/api/v1/players/p00/history/?page_size=1").json()["next"]
+
+
+@pytest.mark.django_db
+def test_the_first_page_written_by_the_database_is_the_rows_rendered(
+    api, organiser, club, players, month_end, monkeypatch
+):
+    """``match_first_page_json`` (the rows written as JSON by PostgreSQL) against
+    ``list_rows`` of ``match_first_page`` rendered by ``JSONRenderer``: odd names, every
+    status, an unfinished match (no counted month), times in and out of summer time and
+    with microseconds, pages that fit, end or overflow the list, caps below and above;
+    and the API's answers (a player's, filtered by status and game, its next page by
+    the cursor) the same with and without it."""
+    from django.core.cache import cache
+
+    from core.http_cache import near
+    from scoring.api import matches as views
+    from scoring.api.serializers import list_rows, submitted_writer
+    from scoring.selectors import OVER_CAP, match_first_page_json
+
+    odd_names()
+    ids = varied_matches(api, organiser, club)
+    matches = record_matches(club, 10, 40)
+    moments = [
+        dt.datetime(2026, 7, 1, 12, 0, 0, 123456, tzinfo=dt.UTC),
+        dt.datetime(2026, 12, 24, 23, 59, 59, tzinfo=dt.UTC),
+        dt.datetime(1999, 3, 28, 1, 30, tzinfo=dt.UTC),
+    ]
+    for n, match in enumerate(matches[:6]):
+        Match.objects.filter(pk=match.pk).update(submitted_at=moments[n % 3])
+    when, renderer = submitted_writer(), JSONRenderer()
+    assert when is not None
+    filters = [
+        {"player": "ANA"},
+        {"player": "cem", "status": ["withdrawn"]},
+        {"player": "ben", "game": "divisor"},
+        {"player": "nobody"},
+        {"game": "divisor"},
+        {},
+    ]
+    for wanted in filters:
+        for size in (1, 5, 50):
+            for cap in (0, 3, 1_000):
+                page = match_first_page_json(size, cap, when, **wanted)
+                rows, more, count = match_first_page(size, cap, **wanted)
+                if count is None:
+                    assert page is OVER_CAP
+                    continue
+                assert page is not None and (page.more, page.count) == (more, count)
+                assert page.results.encode() == renderer.render(list_rows(rows, with_seats=True))
+                assert page.keys == [{"played_on": r["played_on"], "id": r["id"]} for r in rows]
+    paths = ["?player=ana", "?player=BEN&status=recorded,corrected", "?player=dan&game=divisor"]
+    paths += ["?player=cem&status=withdrawn", "", "?game=divisor&month=2026-10"]
+    written = {path: api.get(f"/api/v1/matches/{path}") for path in paths}
+    monkeypatch.setattr(views.MatchViewSet, "first_page_json", lambda *args: None)
+    cache.clear()  # the answers written again, the rows' way
+    near.clear()
+    for path, fast in written.items():
+        slow = api.get(f"/api/v1/matches/{path}")
+        assert fast.status_code == slow.status_code == 200
+        assert fast.content == slow.content, path
+        following = fast.json()["next"]
+        if following:
+            assert api.get(following).status_code == 200
+    assert ids
+
+
+@pytest.mark.django_db
+def test_a_list_counted_over_the_cap_is_not_read_again_for_its_first_page(
+    api, club, players, month_end, monkeypatch
+):
+    """Past the cap the paginator's way answers; ``first_page_json`` counted the list
+    already, so ``match_first_page`` does not read it again."""
+    from scoring.api import matches as views
+
+    record_matches(club, 0, 8)
+    monkeypatch.setattr(views, "COUNT_CAP", 3)
+    monkeypatch.setattr(views, "match_first_page", lambda *args, **kwargs: pytest.fail())
+    response = api.get("/api/v1/matches/?fresh=1")
+    assert response.status_code == 200 and response.json()["count"] >= 3
+    assert len(response.json()["results"]) == 8
