@@ -36,9 +36,9 @@ from core.prepared import prepared_cursor
 from federation.models import Club, public_display_name
 from federation.permissions import can_write_for_club
 from federation.players import player_of
-from quotient.player_page import _url
+from quotient.player_page import url_text
 from scoring.models import MatchEvent, Status, Verification
-from scoring.templatetags.results import _shown, linker
+from scoring.templatetags.results import linker, shown_text
 from scoring.web.display import match_display
 
 MATCH_SQL = """
@@ -255,7 +255,7 @@ def _head(match: PageMatch) -> str:
     label = escape(gettext(match.game.name))
     number = ""
     if match.game_number > 1:
-        number = " (" + gettext("game %(number)s") % {"number": _shown(match.game_number)} + ")"
+        number = " (" + gettext("game %(number)s") % {"number": shown_text(match.game_number)} + ")"
     status = ""
     if match.status == Status.WITHDRAWN:
         status = (
@@ -274,7 +274,7 @@ def _head(match: PageMatch) -> str:
         )
         status = (
             f'\n<p role="status"><span class="badge corrected">{gettext("corrected")}</span> '
-            f"{text % {'version': _shown(match.version)}}</p>\n"
+            f"{text % {'version': shown_text(match.version)}}</p>\n"
         )
     verification = dict(Verification.choices).get(match.verification, match.verification)
     summary = late = unfinished = ""
@@ -332,7 +332,7 @@ def _standings(match: PageMatch, shown: dict[str, Any]) -> str:
         first = ' class="first"' if rank == 1 else ""
         rows.append(
             f"\n  <tr{first}>"
-            f'<td class="num key">{"–" if rank is None else _shown(rank)}</td>'
+            f'<td class="num key">{"–" if rank is None else shown_text(rank)}</td>'
             f'<td class="lead"><a href="{link(player.handle)}">'
             f"{escape(player.public_display_name)}</a></td>"
             f"{_cells(row['cells'])}</tr>\n  "
@@ -398,8 +398,8 @@ def _mistake(mistake: dict[str, Any] | None) -> str:
             "positions small enough to solve exactly."
         )
     values = {
-        "number": _shown(_add_one(mistake.get("move"))),
-        "player": _shown(mistake.get("name")),
+        "number": shown_text(_add_one(mistake.get("move"))),
+        "player": shown_text(mistake.get("name")),
     }
     if mistake.get("resign"):
         text = gettext(
@@ -420,17 +420,17 @@ def _deals(deals: list[dict[str, Any]]) -> str:
         return "\n"
     groups = []
     for deal in deals:
-        head = gettext("Deal %(number)s") % {"number": _shown(deal["number"])}
+        head = gettext("Deal %(number)s") % {"number": shown_text(deal["number"])}
         players = "".join(
-            f'\n  <tr><td>{_shown(p["name"])}</td><td class="num">{_shown(p["points"])}</td>'
-            f'<td class="num">{_shown(p["pips_left"])}</td>'
-            f'<td class="num">{_shown(p["score"])}</td></tr>\n  '
+            f'\n  <tr><td>{shown_text(p["name"])}</td><td class="num">{shown_text(p["points"])}</td>'
+            f'<td class="num">{shown_text(p["pips_left"])}</td>'
+            f'<td class="num">{shown_text(p["score"])}</td></tr>\n  '
             for p in deal["players"]
         )
         groups.append(
             "\n  <tbody>\n"
             '  <tr class="deal-head"><th colspan="4" scope="rowgroup">'
-            f"{head} <small>· {_shown(deal['kind'])} · {_shown(deal['ended'])}</small></th></tr>\n"
+            f"{head} <small>· {shown_text(deal['kind'])} · {shown_text(deal['ended'])}</small></th></tr>\n"
             f"  {players}\n"
             "  </tbody>\n  "
         )
@@ -461,10 +461,12 @@ def _moves(match: PageMatch, heads: Any, rows: list[dict[str, Any]]) -> str:
         if row.get("deal"):
             lines.append(
                 f'\n  <tr class="deal-head"><th colspan="{len(heads)}" scope="rowgroup">'
-                f"{_shown(row['deal'])}</th></tr>\n  \n  "
+                f"{shown_text(row['deal'])}</th></tr>\n  \n  "
             )
         else:
-            lines.append(f'\n  <tr class="{_shown(row["kind"])}">{_cells(row["cells"])}</tr>\n  ')
+            lines.append(
+                f'\n  <tr class="{shown_text(row["kind"])}">{_cells(row["cells"])}</tr>\n  '
+            )
     return (
         f"\n<h2>{title}</h2>\n"
         f'<div class="scroll"><table class="moves cards keyed moves-{escape(key)}">\n'
@@ -501,8 +503,8 @@ def _lists(match: PageMatch) -> str:
 def _list_item(game: str, month: dt.date, revision: int, version: int) -> str:
     label = f"{month:%Y-%m}"
     text = gettext("revision %(revision)s, version %(version)s of the record")
-    text %= {"revision": _shown(revision), "version": _shown(version)}
-    url = _url("ranking-month", game, label)
+    text %= {"revision": shown_text(revision), "version": shown_text(version)}
+    url = url_text("ranking-month", game, label)
     return f'\n  <li><a href="{url}">{label}</a> — {text}</li>\n'
 
 
@@ -513,7 +515,7 @@ def _history(events: list[PageEvent]) -> str:
     rows = "".join(
         f"\n  <tr><td>{timezone.localtime(e.at):%Y-%m-%d %H:%M}</td>"
         f"<td>{escape(actions.get(e.action, e.action))}</td>"
-        f'<td class="num">{_shown(e.version)}</td><td></td><td>{escape(e.reason)}</td></tr>\n  '
+        f'<td class="num">{shown_text(e.version)}</td><td></td><td>{escape(e.reason)}</td></tr>\n  '
         for e in events
     )
     return (

@@ -45,7 +45,7 @@ from scoring.models import Status
 from scoring.selectors import MatchRow, Named, SeatRows, player_match_count
 from scoring.templatetags import results
 from scoring.templatetags.match_rows import _badges
-from scoring.templatetags.results import _PLAIN, _day, _shown, linker
+from scoring.templatetags.results import PLAIN_ARGUMENT, iso_day, linker, shown_text
 
 #: matches a page shows
 PER_PAGE = 25
@@ -211,12 +211,12 @@ class Words(dict[str, str]):
         return name
 
     def number(self, value: Any) -> str:
-        """``_shown(value)``: a number as ``{{ value }}`` writes it in this language (a
+        """``shown_text(value)``: a number as ``{{ value }}`` writes it in this language (a
         why table's weights are few, and localising a float is slow)."""
         key = (type(value), value)  # 1 and 1.0 are written apart
         text = self.numbers.get(key)
         if text is None:
-            text = self.numbers[key] = _shown(value)
+            text = self.numbers[key] = shown_text(value)
         return text
 
 
@@ -254,10 +254,10 @@ class Cells:
         self.words = words
         # a match's URL: its id between the texts ``url_of`` reverses around digits
         prefix, urlconf = get_script_prefix(), get_urlconf()
-        head, tail = results._around("match-detail", "7350973", prefix, urlconf)
+        head, tail = results.reversed_around("match-detail", "7350973", prefix, urlconf)
         self.match_url = html.escape(head), html.escape(tail)
         self.player_url = linker("player-detail")
-        self.number: Callable[[Any], str] = _shown
+        self.number: Callable[[Any], str] = shown_text
         if not settings.USE_THOUSAND_SEPARATOR:
             self.number = _plain_number
         self.names: dict[str, str] = {}
@@ -274,8 +274,8 @@ class Cells:
 
 
 def _plain_number(value: Any) -> str:
-    """``_shown(value)`` without thousands' separators: an int is its digits."""
-    return str(value) if type(value) is int else _shown(value)
+    """``shown_text(value)`` without thousands' separators: an int is its digits."""
+    return str(value) if type(value) is int else shown_text(value)
 
 
 def _matches(player_id: int, asked: Any, entry: HistoryEntry | None) -> PageMatches:
@@ -361,10 +361,10 @@ def _around(name: str, count: int, prefix: str, urlconf: str | None) -> tuple[st
     return (*parts, text)
 
 
-def _url(name: str, *args: str) -> str:
+def url_text(name: str, *args: str) -> str:
     """``{% url name args %}`` (escaped), the URL's texts reversed once per name: each
     argument a word (``scoring.templatetags.results.url_of``), else reversed as usual."""
-    if not all(_PLAIN.fullmatch(arg) for arg in args):
+    if not all(PLAIN_ARGUMENT.fullmatch(arg) for arg in args):
         return conditional_escape(reverse(name, args=list(args)))
     around = _around(name, len(args), get_script_prefix(), get_urlconf())
     text = around[0]
@@ -376,13 +376,13 @@ def _url(name: str, *args: str) -> str:
 def _head(player: PagePlayer, words: Words) -> str:
     club = ""
     if player.club_slug is not None:
-        club = f'<a href="{_url("club-page", player.club_slug)}">{escape(player.club_name)}</a>'
+        club = f'<a href="{url_text("club-page", player.club_slug)}">{escape(player.club_name)}</a>'
     country = words.country(player.country) if player.country else ""
     between = " · " if club and country else ""
     return (
         f"\n<h1>{escape(player.name)} <small>({escape(player.handle)})</small></h1>"
         f"\n<p>{club}{between}{country}</p>"
-        f'\n<p class="no-print player-tools"><a href="{_url("player-versus-choose", player.handle)}">'
+        f'\n<p class="no-print player-tools"><a href="{url_text("player-versus-choose", player.handle)}">'
         f'{words["Compare with…"]}</a> · <a href="#what-if">{words["What if…?"]}</a></p>'
         "\n<!--me-->\n"
         f"\n<h2>{words['World ranking']}</h2>\n"
@@ -422,7 +422,7 @@ def _section(entries: list[HistoryEntry], words: Words) -> str:
         ]
         note = f'<p class="note">{text % {"latest": month_label(entry.latest), "month": month}}</p>'
     if entry.rank:
-        rank = _shown(entry.rank)
+        rank = shown_text(entry.rank)
     else:
         rank = f'<span class="provisional">{words["provisional"]}</span>'
     before = _month_before(entries, entry)
@@ -430,8 +430,8 @@ def _section(entries: list[HistoryEntry], words: Words) -> str:
         change = "–"
     else:
         moved = entry.fladub - before.fladub
-        change = f"+{_shown(moved)}" if moved > 0 else _shown(moved)
-    month_url = _url("ranking-month", entry.game_key, month)
+        change = f"+{shown_text(moved)}" if moved > 0 else shown_text(moved)
+    month_url = url_text("ranking-month", entry.game_key, month)
     listed = words["List of %(month)s"] % {"month": month}
     return (
         f'\n<section class="game-ranking" id="game-{key}">'
@@ -439,7 +439,7 @@ def _section(entries: list[HistoryEntry], words: Words) -> str:
         f"\n{note}"
         '\n<dl class="headline">'
         f"\n  <div><dt>{words['Rank']}</dt><dd>{rank}</dd></div>"
-        f"\n  <div><dt>{words['Ranking number']}</dt><dd>{_shown(entry.fladub)}</dd></div>"
+        f"\n  <div><dt>{words['Ranking number']}</dt><dd>{shown_text(entry.fladub)}</dd></div>"
         f"\n  <div><dt>{words['Movement']}</dt><dd>{movement(entry)}\n</dd></div>"
         f"\n  <div><dt>{words['Since the month before']}</dt><dd>{change}</dd></div>"
         "\n</dl>"
@@ -469,11 +469,11 @@ def _month_rows(entries: list[HistoryEntry], key: str, words: Words) -> str:
     rows = []
     for row in entries:
         month = month_label(row.month)
-        rank = provisional if row.provisional else _shown(row.rank)
+        rank = provisional if row.provisional else shown_text(row.rank)
         rows.append(
-            f'\n    <tr><td><a href="{_url("ranking-month", row.game_key, month)}">{month}</a></td>'
-            f'\n        <td class="num">{rank}</td><td class="num">{_shown(row.fladub)}</td>'
-            f'<td class="num">{_shown(row.results_counted)}</td>'
+            f'\n    <tr><td><a href="{url_text("ranking-month", row.game_key, month)}">{month}</a></td>'
+            f'\n        <td class="num">{rank}</td><td class="num">{shown_text(row.fladub)}</td>'
+            f'<td class="num">{shown_text(row.results_counted)}</td>'
             f'\n        <td><a href="?game={key}&amp;month={month}#why">{why}</a></td></tr>\n    '
         )
     return "".join(rows)
@@ -546,26 +546,26 @@ def _why_entry(
     if before is not None:
         then = words["%(before)s in %(month)s, %(now)s now."]
         then %= {
-            "before": _shown(before.fladub),
+            "before": shown_text(before.fladub),
             "month": month_label(before.month),
-            "now": _shown(entry.fladub),
+            "now": shown_text(entry.fladub),
         }
     else:
-        then = words["%(now)s: not listed the month before."] % {"now": _shown(entry.fladub)}
+        then = words["%(now)s: not listed the month before."] % {"now": shown_text(entry.fladub)}
     total = floatformat(sum(weights), "-1")
     counts = ngettext(
         "The number counts %(n)s result, of total weight %(total)s:",
         "The number counts %(n)s results, of total weight %(total)s:",
         len(weights),
-    ) % {"n": _shown(len(weights)), "total": total}
+    ) % {"n": shown_text(len(weights)), "total": total}
     note = ""
     if len(weights) != entry.results_counted:
         text = words[
             "When this list was published it counted %(n)s results; matches corrected or "
             "withdrawn since then show as they are now."
         ]
-        note = f'<p class="note">{text % {"n": _shown(entry.results_counted)}}</p>'
-    api = _url("api-player-ranking", player.handle, entry.game_key, month)
+        note = f'<p class="note">{text % {"n": shown_text(entry.results_counted)}}</p>'
+    api = url_text("api-player-ranking", player.handle, entry.game_key, month)
     return (
         '\n<section id="why" class="why">'
         f"\n\n<h2>{title}</h2>"
@@ -576,7 +576,7 @@ def _why_entry(
             "new results move it, older ones weigh less each month (the weight), and "
             "results older than the window no longer count."
         ]
-        + f'\n<a href="{_url("ranking-about")}#aging">'
+        + f'\n<a href="{url_text("ranking-about")}#aging">'
         f"{words['How is the ranking number computed?']}</a></p>"
         f"\n{note}"
         '\n<div class="scroll">'
@@ -629,7 +629,7 @@ def _why_rows(
             if seat is not own
         )
         out.append(
-            f'\n    <tr><td><a href="{head}{own[0]}{tail}">{_day(own[1])}</a>{badges}</td>'
+            f'\n    <tr><td><a href="{head}{own[0]}{tail}">{iso_day(own[1])}</a>{badges}</td>'
             f'\n        <td class="num">{number(months)}</td><td class="num">{weighed[1]}</td>'
             f'<td class="num">{number(int(own[RANK] or 0))}</td>'
             f"\n        <td>{others}</td></tr>\n  "
@@ -653,7 +653,7 @@ def _what_if(player: PagePlayer, words: Words) -> str:
             "played it and finished in that place (an estimate)."
         ]
         + "</p>"
-        f'\n<form method="get" action="{_url("player-what-if", player.handle)}"'
+        f'\n<form method="get" action="{url_text("player-what-if", player.handle)}"'
         ' class="what-if-form">'
         f'\n  <label for="wi-game">{words["Game"]}</label>'
         '\n  <select id="wi-game" name="game" required>'
@@ -724,7 +724,7 @@ def _match_rows(matches: list[Seats], cells: Cells) -> str:
         )
         out.append(
             "\n    <tr>"
-            f'\n      <td><a href="{head}{match_id}{tail}">{_day(played_on)}</a></td>'
+            f'\n      <td><a href="{head}{match_id}{tail}">{iso_day(played_on)}</a></td>'
             f"\n      <td>{game}</td>"
             f"\n      <td>{club}</td>"
             f'\n      <td class="wide">{standings}</td>'
@@ -753,7 +753,7 @@ def _pages(request: HttpRequest, number: int, pages: int, words: Words) -> str:
     if number < pages:
         after = f'<a href="?{kept}page={number + 1}">{words["next"]} »</a>'
     text = words["page %(number)s of %(total)s"] % {
-        "number": _shown(number),
-        "total": _shown(pages),
+        "number": shown_text(number),
+        "total": shown_text(pages),
     }
     return f'\n<nav class="pages">\n{before}\n{text}\n{after}\n</nav>\n'

@@ -25,7 +25,7 @@ from django.utils.translation import get_language, gettext, ngettext
 
 from ratings.models import RankingList
 from ratings.templatetags.ranking_rows import list_pages, ranked_rows
-from scoring.templatetags.results import _shown
+from scoring.templatetags.results import shown_text
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,7 +102,7 @@ setting_changed.connect(_forget, dispatch_uid="ratings-list-page-texts")
 
 def _count(singular: str, plural: str, n: Any) -> str:
     """A ``{% blocktranslate count n=... %}``: the text unescaped, ``n`` escaped."""
-    return ngettext(singular, plural, n) % {"n": _shown(n)}
+    return ngettext(singular, plural, n) % {"n": shown_text(n)}
 
 
 def list_body(

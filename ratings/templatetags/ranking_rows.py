@@ -22,12 +22,12 @@ from django.utils.translation import gettext, ngettext, trans_real
 from federation.models import Player
 from ratings.selectors import EntryRow
 from scoring.templatetags.results import (
-    _PLAIN,
-    _around,
-    _day,
-    _shown,
+    PLAIN_ARGUMENT,
+    iso_day,
     linked_opponents,
     linker,
+    reversed_around,
+    shown_text,
     url_of,
 )
 
@@ -121,10 +121,10 @@ _PLURALS: dict[object, _Plurals] = {}
 
 
 def _number(value: Any) -> str:
-    """``_shown(value)``; an int without thousand separators is its digits."""
+    """``shown_text(value)``; an int without thousand separators is its digits."""
     if type(value) is int and not settings.USE_THOUSAND_SEPARATOR:
         return str(value)
-    return _shown(value)
+    return shown_text(value)
 
 
 #: the movements written, by what writes them (the active catalogue's ``ngettext``,
@@ -149,8 +149,8 @@ def _moves(plural: Callable[[str, str, int], str]) -> dict[tuple[int | None, boo
 def _numbers() -> Callable[[Any], str]:
     """``_number``, the setting it reads read once a page."""
     if settings.USE_THOUSAND_SEPARATOR:
-        return _shown
-    return lambda value: str(value) if type(value) is int else _shown(value)
+        return shown_text
+    return lambda value: str(value) if type(value) is int else shown_text(value)
 
 
 class _Cells:
@@ -161,16 +161,18 @@ class _Cells:
         self.countries: dict[str, str] = {}
         self.places: dict[tuple[str, str], str] = {}  # the club and country cells
         # what ``url_of`` writes around a plain handle, looked up once a page
-        head, tail = _around("player-detail", "Xq7350973", get_script_prefix(), get_urlconf())
+        head, tail = reversed_around(
+            "player-detail", "Xq7350973", get_script_prefix(), get_urlconf()
+        )
         self.around = conditional_escape(head), conditional_escape(tail)
 
     def player(self, row: EntryRow) -> str:
         handle = row.handle
-        if _PLAIN.fullmatch(handle) and not handle.isdigit():  # as url_of
+        if PLAIN_ARGUMENT.fullmatch(handle) and not handle.isdigit():  # as url_of
             url = f"{self.around[0]}{handle}{self.around[1]}"
         else:
             url = conditional_escape(url_of(handle, "player-detail"))
-        return f'<a href="{url}">{_shown(row.name)}</a>'
+        return f'<a href="{url}">{shown_text(row.name)}</a>'
 
     def club_and_country(self, row: EntryRow) -> str:
         # a page's players share few clubs and countries: each pair written once
@@ -180,7 +182,7 @@ class _Cells:
         return place
 
     def _club_and_country(self, row: EntryRow) -> str:
-        text = f'<td class="club">{_shown(row.club or "–")}</td>\n        <td>'
+        text = f'<td class="club">{shown_text(row.club or "–")}</td>\n        <td>'
         if not row.country:
             return text + "–</td>"
         cell = self.countries.get(row.country)
@@ -193,7 +195,7 @@ def _country(code: str) -> str:
     """The country cell of a (non-empty) code, as the template wrote a player's
     ``country``: the field's own ``Country``."""
     country = _COUNTRY.country(code)
-    return f'<abbr title="{_shown(country.name)}">{_shown(country.code)}</abbr></td>'
+    return f'<abbr title="{shown_text(country.name)}">{shown_text(country.code)}</abbr></td>'
 
 
 @register.filter
@@ -250,13 +252,13 @@ def why_rows(results: Iterable[Any]) -> SafeString:
         key = (type(result.weight), result.weight)  # 1 and 1.0 are written apart
         weight = weights.get(key)
         if weight is None:
-            weight = weights[key] = _shown(result.weight)
+            weight = weights[key] = shown_text(result.weight)
         rows.append(
-            f'\n    <tr><td><a href="{url}">{_day(result.played_on)}</a>'
+            f'\n    <tr><td><a href="{url}">{iso_day(result.played_on)}</a>'
             f"{badges}</td>"
-            f'\n        <td class="num">{_shown(result.age)}</td>'
+            f'\n        <td class="num">{shown_text(result.age)}</td>'
             f'<td class="num">{weight}</td>'
-            f'<td class="num">{_shown(result.rank)}</td>'
+            f'<td class="num">{shown_text(result.rank)}</td>'
             f"\n        <td>{linked_opponents(result, players)}</td></tr>\n  "
         )
     return mark_safe("".join(rows))  # every value escaped
@@ -270,19 +272,23 @@ def list_pages(context: Any, page: Any, param: str, anchor: str) -> SafeString:
         return mark_safe("\n\n")
     request = context.get("request")
     kept = "".join(
-        f"{_shown(quote(str(k), safe='/'))}={_shown(quote(str(v), safe='/'))}&amp;"
+        f"{shown_text(quote(str(k), safe='/'))}={shown_text(quote(str(v), safe='/'))}&amp;"
         for k, v in (request.GET.items() if request is not None else ())
         if k != param
     )
-    link = f"?{kept}{_shown(param)}="
-    out = [f'\n\n<nav class="pages" aria-label="{_shown(gettext("Pages"))}">\n']
+    link = f"?{kept}{shown_text(param)}="
+    out = [f'\n\n<nav class="pages" aria-label="{shown_text(gettext("Pages"))}">\n']
     if page.has_previous():
-        number = _shown(page.previous_page_number())
-        out.append(f'<a href="{link}{number}{_shown(anchor)}">« {_shown(gettext("previous"))}</a>')
-    words = {"number": _shown(page.number), "total": _shown(page.paginator.num_pages)}
+        number = shown_text(page.previous_page_number())
+        out.append(
+            f'<a href="{link}{number}{shown_text(anchor)}">« {shown_text(gettext("previous"))}</a>'
+        )
+    words = {"number": shown_text(page.number), "total": shown_text(page.paginator.num_pages)}
     out.append("\n" + gettext("page %(number)s of %(total)s") % words + "\n")
     if page.has_next():
-        number = _shown(page.next_page_number())
-        out.append(f'<a href="{link}{number}{_shown(anchor)}">{_shown(gettext("next"))} »</a>')
+        number = shown_text(page.next_page_number())
+        out.append(
+            f'<a href="{link}{number}{shown_text(anchor)}">{shown_text(gettext("next"))} »</a>'
+        )
     out.append("\n</nav>\n\n")
     return mark_safe("".join(out))  # every value escaped

@@ -14,7 +14,7 @@ from django import template
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
-from scoring.templatetags.results import _day, _shown, linked_standings, linker
+from scoring.templatetags.results import iso_day, linked_standings, linker, shown_text
 
 register = template.Library()
 
@@ -23,15 +23,15 @@ def _badges(match: Any) -> str:
     """The verification cell: its badge, then unfinished and a status other than
     recorded."""
     text = (
-        f'<span class="badge {_shown(match.verification)}">'
-        f"{_shown(match.get_verification_display())}</span>"
+        f'<span class="badge {shown_text(match.verification)}">'
+        f"{shown_text(match.get_verification_display())}</span>"
     )
     if not match.finished:
         text += f' <span class="badge">{gettext("unfinished")}</span>'
     if match.status != "recorded":
         text += (
-            f' <span class="badge {_shown(match.status)}">'
-            f"{_shown(match.get_status_display())}</span>"
+            f' <span class="badge {shown_text(match.status)}">'
+            f"{shown_text(match.get_status_display())}</span>"
         )
     return text
 
@@ -49,9 +49,9 @@ def match_rows(matches: Iterable[Any]) -> SafeString:
             badges = cells[key] = _badges(match)
         rows.append(
             "\n    <tr>"
-            f'\n      <td><a href="{url}">{_day(match.played_on)}</a></td>'
-            f"\n      <td>{_shown(match.game.label)}</td>"
-            f"\n      <td>{_shown(match.club.name)}</td>"
+            f'\n      <td><a href="{url}">{iso_day(match.played_on)}</a></td>'
+            f"\n      <td>{shown_text(match.game.label)}</td>"
+            f"\n      <td>{shown_text(match.club.name)}</td>"
             f'\n      <td class="wide">{linked_standings(match, players)}</td>'
             f"\n      <td>{badges}</td>"
             "\n    </tr>\n  "

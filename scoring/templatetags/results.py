@@ -32,11 +32,11 @@ def by_rank(seats: Iterable[Any]) -> list[Any]:
 
 
 #: arguments a reversed URL writes as they are (no quoting, no escaping, no dot segment)
-_PLAIN = re.compile(r"[A-Za-z0-9_-]+")
+PLAIN_ARGUMENT = re.compile(r"[A-Za-z0-9_-]+")
 
 
 @lru_cache(maxsize=64)
-def _around(name: str, marker: str, prefix: str, urlconf: str | None) -> tuple[str, str]:
+def reversed_around(name: str, marker: str, prefix: str, urlconf: str | None) -> tuple[str, str]:
     """What the URL ``name`` of one argument writes before and after it. ``marker``
     stands for the argument: digits for digits, as the route an ``int`` converter would
     take them to may not be the one a word goes to (``match-detail`` is the page's
@@ -52,10 +52,10 @@ def url_of(value: Any, name: str) -> str:
     matches and their players): the text around the argument is reversed once per
     URL name. An argument that reversing would quote is reversed as usual."""
     text = str(value)
-    if not _PLAIN.fullmatch(text):
+    if not PLAIN_ARGUMENT.fullmatch(text):
         return reverse(name, args=[value])
     marker = "7350973" if text.isdigit() else "Xq7350973"
-    head, tail = _around(name, marker, get_script_prefix(), get_urlconf())
+    head, tail = reversed_around(name, marker, get_script_prefix(), get_urlconf())
     return head + text + tail
 
 
@@ -65,12 +65,12 @@ def linker(name: str) -> Callable[[Any], str]:
     prefix, urlconf = get_script_prefix(), get_urlconf()
     # ``html.escape`` writes what ``escape`` does, as a plain str: a link is a plain
     # str added to (not a ``SafeString``, whose additions cost a check each)
-    number = tuple(map(html.escape, _around(name, "7350973", prefix, urlconf)))
-    word = tuple(map(html.escape, _around(name, "Xq7350973", prefix, urlconf)))
+    number = tuple(map(html.escape, reversed_around(name, "7350973", prefix, urlconf)))
+    word = tuple(map(html.escape, reversed_around(name, "Xq7350973", prefix, urlconf)))
 
     def link(value: Any) -> str:
         text = str(value)
-        if not _PLAIN.fullmatch(text):
+        if not PLAIN_ARGUMENT.fullmatch(text):
             return conditional_escape(reverse(name, args=[value]))
         head, tail = number if text.isdigit() else word
         return head + text + tail
@@ -78,7 +78,7 @@ def linker(name: str) -> Callable[[Any], str]:
     return link
 
 
-def _shown(value: Any) -> str:
+def shown_text(value: Any) -> str:
     """``value`` as ``{{ value }}`` writes it (localised, escaped). A text and a whole
     number (without thousands' separators) take a short way to the same string: a page
     shows hundreds of them."""
@@ -90,20 +90,20 @@ def _shown(value: Any) -> str:
     return conditional_escape(localize(value))
 
 
-def _day(value: Any) -> str:
+def iso_day(value: Any) -> str:
     """``{{ value|date:"Y-m-d" }}``: a date's ISO form is the same text, without
     formatting it character by character."""
     if type(value) is dt.date:
         return value.isoformat()
-    return _shown(date(value, "Y-m-d"))
+    return shown_text(date(value, "Y-m-d"))
 
 
 def _standing(rank: str, player: Any, score: Any, link: Callable[[Any], str]) -> str:
     """One player of a result: ``rank. <a>name</a> (score)`` (``rank`` as written,
     none if empty; no score if None); ``link``: ``linker("player-detail")``."""
     text = f"{rank}. " if rank else ""
-    text += f'<a href="{link(player.handle)}">{_shown(player.public_display_name)}</a>'
-    return text + (f" ({_shown(score)})" if score is not None else "")
+    text += f'<a href="{link(player.handle)}">{shown_text(player.public_display_name)}</a>'
+    return text + (f" ({shown_text(score)})" if score is not None else "")
 
 
 @register.filter
@@ -118,7 +118,9 @@ def linked_standings(match: Any, link: Callable[[Any], str]) -> str:
     """``standings`` with the players' ``linker("player-detail")`` of a whole table,
     not one of its own (a table of 25 rows looks the URL's texts up once)."""
     seats = by_rank(match.seats.all())
-    shown = (_standing(_shown(s.rank) if s.rank else "", s.player, s.score, link) for s in seats)
+    shown = (
+        _standing(shown_text(s.rank) if s.rank else "", s.player, s.score, link) for s in seats
+    )
     return ", ".join(shown)
 
 
@@ -131,5 +133,5 @@ def opponents(result: Any) -> str:
 
 def linked_opponents(result: Any, link: Callable[[Any], str]) -> str:
     """``opponents`` with the players' ``linker("player-detail")`` of a whole table."""
-    shown = (_standing(_shown(rank), p, score, link) for rank, p, score in result.opponents)
+    shown = (_standing(shown_text(rank), p, score, link) for rank, p, score in result.opponents)
     return ", ".join(shown)

@@ -26,7 +26,7 @@ from ratings.selectors import HistoryEntry, history_entry, history_entry_results
 from ratings.templatetags.ranking_rows import movement, why_rows
 from scoring.selectors import player_match_count, player_matches_page
 from scoring.templatetags.match_rows import match_rows
-from scoring.templatetags.results import _PLAIN, _shown
+from scoring.templatetags.results import PLAIN_ARGUMENT, shown_text
 
 #: matches a page shows
 PER_PAGE = 25
@@ -154,7 +154,7 @@ def _around(name: str, count: int, prefix: str, urlconf: str | None) -> tuple[st
 def _url(name: str, *args: str) -> str:
     """``{% url name args %}`` (escaped), the URL's texts reversed once per name: each
     argument a word (``scoring.templatetags.results.url_of``), else reversed as usual."""
-    if not all(_PLAIN.fullmatch(arg) for arg in args):
+    if not all(PLAIN_ARGUMENT.fullmatch(arg) for arg in args):
         return conditional_escape(reverse(name, args=list(args)))
     around = _around(name, len(args), get_script_prefix(), get_urlconf())
     text = around[0]
@@ -211,7 +211,7 @@ def _section(entries: list[HistoryEntry]) -> str:
         )
         note = f'<p class="note">{text % {"latest": month_label(entry.latest), "month": month}}</p>'
     if entry.rank:
-        rank = _shown(entry.rank)
+        rank = shown_text(entry.rank)
     else:
         rank = f'<span class="provisional">{gettext("provisional")}</span>'
     before = _month_before(entries, entry)
@@ -219,7 +219,7 @@ def _section(entries: list[HistoryEntry]) -> str:
         change = "–"
     else:
         moved = entry.fladub - before.fladub
-        change = f"+{_shown(moved)}" if moved > 0 else _shown(moved)
+        change = f"+{shown_text(moved)}" if moved > 0 else shown_text(moved)
     month_url = _url("ranking-month", entry.game_key, month)
     listed = gettext("List of %(month)s") % {"month": month}
     return (
@@ -228,7 +228,7 @@ def _section(entries: list[HistoryEntry]) -> str:
         f"\n{note}"
         '\n<dl class="headline">'
         f"\n  <div><dt>{gettext('Rank')}</dt><dd>{rank}</dd></div>"
-        f"\n  <div><dt>{gettext('Ranking number')}</dt><dd>{_shown(entry.fladub)}</dd></div>"
+        f"\n  <div><dt>{gettext('Ranking number')}</dt><dd>{shown_text(entry.fladub)}</dd></div>"
         f"\n  <div><dt>{gettext('Movement')}</dt><dd>{movement(entry)}\n</dd></div>"
         f"\n  <div><dt>{gettext('Since the month before')}</dt><dd>{change}</dd></div>"
         "\n</dl>"
@@ -258,11 +258,11 @@ def _month_rows(entries: list[HistoryEntry], key: str) -> str:
     rows = []
     for row in entries:
         month = month_label(row.month)
-        rank = provisional if row.provisional else _shown(row.rank)
+        rank = provisional if row.provisional else shown_text(row.rank)
         rows.append(
             f'\n    <tr><td><a href="{_url("ranking-month", row.game_key, month)}">{month}</a></td>'
-            f'\n        <td class="num">{rank}</td><td class="num">{_shown(row.fladub)}</td>'
-            f'<td class="num">{_shown(row.results_counted)}</td>'
+            f'\n        <td class="num">{rank}</td><td class="num">{shown_text(row.fladub)}</td>'
+            f'<td class="num">{shown_text(row.results_counted)}</td>'
             f'\n        <td><a href="?game={key}&amp;month={month}#why">{why}</a></td></tr>\n    '
         )
     return "".join(rows)
@@ -323,25 +323,25 @@ def _why_entry(player: PagePlayer, entry: HistoryEntry, game_entries: list[Histo
     if before is not None:
         then = gettext("%(before)s in %(month)s, %(now)s now.")
         then %= {
-            "before": _shown(before.fladub),
+            "before": shown_text(before.fladub),
             "month": month_label(before.month),
-            "now": _shown(entry.fladub),
+            "now": shown_text(entry.fladub),
         }
     else:
-        then = gettext("%(now)s: not listed the month before.") % {"now": _shown(entry.fladub)}
+        then = gettext("%(now)s: not listed the month before.") % {"now": shown_text(entry.fladub)}
     total = floatformat(sum(r.weight for r in results), "-1")
     counts = ngettext(
         "The number counts %(n)s result, of total weight %(total)s:",
         "The number counts %(n)s results, of total weight %(total)s:",
         len(results),
-    ) % {"n": _shown(len(results)), "total": total}
+    ) % {"n": shown_text(len(results)), "total": total}
     note = ""
     if len(results) != entry.results_counted:
         text = gettext(
             "When this list was published it counted %(n)s results; matches corrected or "
             "withdrawn since then show as they are now."
         )
-        note = f'<p class="note">{text % {"n": _shown(entry.results_counted)}}</p>'
+        note = f'<p class="note">{text % {"n": shown_text(entry.results_counted)}}</p>'
     api = _url("api-player-ranking", player.handle, entry.game_key, month)
     return (
         '\n<section id="why" class="why">'
@@ -441,7 +441,7 @@ def _pages(request: HttpRequest, number: int, pages: int) -> str:
     if number < pages:
         after = f'<a href="?{kept}page={number + 1}">{gettext("next")} »</a>'
     text = gettext("page %(number)s of %(total)s") % {
-        "number": _shown(number),
-        "total": _shown(pages),
+        "number": shown_text(number),
+        "total": shown_text(pages),
     }
     return f'\n<nav class="pages">\n{before}\n{text}\n{after}\n</nav>\n'
