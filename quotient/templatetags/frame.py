@@ -12,6 +12,7 @@ pages with the old frame, ``tests/quotient/base_before.html``, to compare)."""
 
 from __future__ import annotations
 
+from html import escape
 from typing import Any, cast
 from urllib.parse import quote
 
@@ -20,11 +21,14 @@ from django.conf import settings
 from django.core.signals import setting_changed
 from django.template.base import Node, Parser, Token, render_value_in_context
 from django.template.context import Context
-from django.template.defaulttags import CsrfTokenNode
 from django.template.loader import render_to_string
 from django.urls import get_script_prefix, get_urlconf
+from django.utils.functional import SimpleLazyObject, empty
+from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext
+
+from core.csrf_token import page_token
 
 register = template.Library()
 
@@ -44,12 +48,32 @@ def frame_parts() -> list[str]:
     return parts
 
 
+#: the languages' names translated, by active language (``{% get_available_languages %}``)
+_languages: dict[str | None, tuple[tuple[str, str], ...]] = {}
+
+
+def languages() -> list[tuple[str, str]]:
+    """``settings.LANGUAGES`` with the names in the active language, as
+    ``{% get_available_languages %}`` lists them (translated once per process)."""
+    language = get_language()
+    named = _languages.get(language)
+    if named is None:
+        named = _languages[language] = tuple(
+            (code, gettext(cast(str, name))) for code, name in settings.LANGUAGES
+        )
+    return list(named)
+
+
 def _forget(**kwargs: Any) -> None:
     """A setting changed (in tests): the parts are rendered again."""
     _parts.clear()
+    _languages.clear()
 
 
 setting_changed.connect(_forget, dispatch_uid="quotient-frame-parts")
+
+#: where ``{% frame_open %}`` leaves the parts for ``{% frame_top %}`` (render context)
+_PARTS_KEY = "quotient.frame.parts"
 
 
 class FrameOpenNode(Node):
@@ -58,20 +82,19 @@ class FrameOpenNode(Node):
 
     def render(self, context: Context) -> str:
         context["LANGUAGE_CODE"] = get_language()
-        return SafeString(frame_parts()[0])
+        parts = context.render_context[_PARTS_KEY] = frame_parts()
+        return SafeString(parts[0])
 
 
 class FrameTopNode(Node):
     """The frame from after the page's title to its content: the header with the
     visitor's menu or the login link, the language form, the messages."""
 
-    csrf = CsrfTokenNode()
-
     def render(self, context: Context) -> str:
-        parts = frame_parts()
+        parts = context.render_context.get(_PARTS_KEY) or frame_parts()
         request = context.get("request")
         user: Any = context.get("user")
-        token = self.csrf.render(context)  # both forms: the same (lazy) masked token
+        token = _csrf_input(context, request)  # both forms: the same masked token
         out = [parts[1]]
         if getattr(user, "is_authenticated", False):
             out += [parts[2], _value(user.get_username(), context), parts[3]]
@@ -81,9 +104,7 @@ class FrameTopNode(Node):
         else:
             path = quote(request.path, safe="/") if request is not None else ""
             out += [parts[7], _value(path, context), parts[8]]
-        context["LANGUAGES"] = [
-            (code, gettext(cast(str, name))) for code, name in settings.LANGUAGES
-        ]
+        context["LANGUAGES"] = languages()
         full_path = request.get_full_path() if request is not None else ""
         out += [parts[9], token, parts[10], _value(full_path, context), parts[11]]
         out.append(_messages(context.get("messages"), context))
@@ -91,8 +112,27 @@ class FrameTopNode(Node):
         return SafeString("".join(out))
 
 
+def _csrf_input(context: Context, request: Any) -> str:
+    """``{% csrf_token %}``: the hidden input with the context's ``csrf_token``.
+
+    That token is the context processor's lazy ``get_token(request)``; not yet read, it
+    is made here by ``core.csrf_token.page_token`` (``get_token``'s semantics, a
+    cheaper mask) and put in the context in its place, so the page's other forms carry
+    the same token, as they did with the lazy one."""
+    token = context.get("csrf_token")
+    if isinstance(token, SimpleLazyObject) and token._wrapped is empty and request is not None:
+        token = context["csrf_token"] = page_token(request)
+        return f'<input type="hidden" name="csrfmiddlewaretoken" value="{token}">'
+    if not token or token == "NOTPROVIDED":
+        return ""
+    value = conditional_escape(token)
+    return f'<input type="hidden" name="csrfmiddlewaretoken" value="{value}">'
+
+
 def _value(value: object, context: Context) -> str:
-    """``{{ value }}`` (localized, escaped unless safe)."""
+    """``{{ value }}`` (localized, escaped unless safe): a plain string escaped."""
+    if type(value) is str and context.autoescape:
+        return escape(value)
     return str(render_value_in_context(value, context))
 
 

@@ -136,3 +136,22 @@ def test_a_post_with_the_pages_token_is_accepted(site):
         assert answer["Location"] == "/players/p00/"
         refused = client.post("/i18n/setlang/", {"language": "fr", "next": "/"})
         assert refused.status_code == 403
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("url", ["/players/p00/", "/accounts/login/"])
+def test_a_first_visit_gets_the_cookie_and_one_token_for_every_form(site, url, tmp_path):
+    """A visitor without the CSRF cookie: the page sets it, as the old frame's did, and
+    every form on the page (the frame's and the content's) carries one token, the
+    cookie's secret masked (``core.csrf_token.page_token``)."""
+    for old in (False, True):
+        client = Client(enforce_csrf_checks=True)
+        if old:
+            with old_frame(tmp_path):
+                response = client.get(url)
+        else:
+            response = client.get(url)
+        secret = response.cookies[settings.CSRF_COOKIE_NAME].value
+        tokens = TOKEN.findall(response.content.decode())
+        assert len(tokens) == (2 if "login" in url else 1) and len(set(tokens)) == 1, (old, tokens)
+        assert _unmask_cipher_token(tokens[0]) == secret
