@@ -18,7 +18,9 @@ from urllib.parse import quote
 
 from django import template
 from django.conf import settings
+from django.contrib.messages import get_messages
 from django.core.signals import setting_changed
+from django.http import HttpRequest, HttpResponse
 from django.template.base import Node, Parser, Token, render_value_in_context
 from django.template.context import Context
 from django.template.loader import render_to_string
@@ -93,23 +95,56 @@ class FrameTopNode(Node):
     def render(self, context: Context) -> str:
         parts = context.render_context.get(_PARTS_KEY) or frame_parts()
         request = context.get("request")
-        user: Any = context.get("user")
         token = _csrf_input(context, request)  # both forms: the same masked token
-        out = [parts[1]]
-        if getattr(user, "is_authenticated", False):
-            out += [parts[2], _value(user.get_username(), context), parts[3]]
-            if getattr(user, "is_staff", False):
-                out.append(parts[4])
-            out += [parts[5], token, parts[6]]
-        else:
-            path = quote(request.path, safe="/") if request is not None else ""
-            out += [parts[7], _value(path, context), parts[8]]
         context["LANGUAGES"] = languages()
-        full_path = request.get_full_path() if request is not None else ""
-        out += [parts[9], token, parts[10], _value(full_path, context), parts[11]]
-        out.append(_messages(context.get("messages"), context))
-        out.append("\n")
-        return SafeString("".join(out))
+        top = _top(parts, request, context.get("user"), token, context.get("messages"), context)
+        return SafeString(top)
+
+
+def _top(
+    parts: list[str], request: Any, user: Any, token: str, messages: Any, context: Context
+) -> str:
+    """The frame's text from the title to the content, for this visitor."""
+    out = [parts[1]]
+    if getattr(user, "is_authenticated", False):
+        out += [parts[2], _value(user.get_username(), context), parts[3]]
+        if getattr(user, "is_staff", False):
+            out.append(parts[4])
+        out += [parts[5], token, parts[6]]
+    else:
+        path = quote(request.path, safe="/") if request is not None else ""
+        out += [parts[7], _value(path, context), parts[8]]
+    full_path = request.get_full_path() if request is not None else ""
+    out += [parts[9], token, parts[10], _value(full_path, context), parts[11]]
+    out.append(_messages(messages, context))
+    out.append("\n")
+    return "".join(out)
+
+
+#: what ``base.html`` writes after its content block
+END = "\n</main>\n</body>\n</html>\n"
+
+
+def framed_page(request: HttpRequest, title: str, content: str) -> HttpResponse:
+    """The page ``render`` answers with a template that only extends ``base.html`` with
+    ``{% block title %}{{ title }}{% endblock %}{% block content %}{{ content }}
+    {% endblock %}`` (``scoring/match_detail_rows.html``), written without the template
+    engine: for a page whose content is already written, the engine's context,
+    processors and blocks cost as much as the frame itself. The visitor's parts are the
+    context processors' (``request.user``, the request's messages, a CSRF token made
+    as ``get_token`` makes it); ``tests/quotient/test_frame.py`` compares both ways."""
+    context = Context()  # how a value is written: escaped
+    token = _input(page_token(request))
+    user = getattr(request, "user", None)
+    parts = frame_parts()
+    top = _top(parts, request, user, token, get_messages(request), context)
+    text = [parts[0], conditional_escape(title), top, conditional_escape(content), END]
+    return HttpResponse("".join(text))
+
+
+def _input(token: str) -> str:
+    """The hidden input of a masked token (letters and digits: nothing to escape)."""
+    return f'<input type="hidden" name="csrfmiddlewaretoken" value="{token}">'
 
 
 def _csrf_input(context: Context, request: Any) -> str:
@@ -122,7 +157,7 @@ def _csrf_input(context: Context, request: Any) -> str:
     token = context.get("csrf_token")
     if isinstance(token, SimpleLazyObject) and token._wrapped is empty and request is not None:
         token = context["csrf_token"] = page_token(request)
-        return f'<input type="hidden" name="csrfmiddlewaretoken" value="{token}">'
+        return _input(token)
     if not token or token == "NOTPROVIDED":
         return ""
     value = conditional_escape(token)
