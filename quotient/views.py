@@ -24,6 +24,7 @@ from federation.permissions import organised_clubs
 from quotient.match_page import match_html
 from quotient.me import me_digest, me_tools
 from quotient.player_page import player_html
+from quotient.templatetags.frame import framed_page
 from ratings.caching import LISTS, MATCHES, PLAYERS, changed_at, generations
 from ratings.models import RankingList
 from scoring.models import Match, MatchEvent
@@ -104,7 +105,11 @@ def player_detail(request: HttpRequest, handle: str) -> HttpResponseBase:
             "handle": handle,
             "me": me,
         }
-        response = render(request, "players/detail.html", context)
+        if me is None and not getattr(request.user, "is_authenticated", False):
+            # players/detail.html's page for an anonymous visitor, without the engine
+            response = framed_page(request, title, mark_safe(f"{head}{rest}\n"))
+        else:
+            response = render(request, "players/detail.html", context)
     vary = ["Accept-Language", "Cookie"]  # the page shows its visitor: never in shared caches
     return finish(response, validators, immutable=False, private=True, vary=vary)
 
@@ -118,8 +123,8 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
         page = match_html(request, pk)
         if page is not None:
             title, body = page
-            context = {"title": title, "body": mark_safe(body)}  # every value escaped
-            return render(request, "scoring/match_detail_rows.html", context)
+            # scoring/match_detail_rows.html's page, without the engine (every value escaped)
+            return framed_page(request, title, mark_safe(body))
     return scoring_views.match_page(request, pk, extra=counted_in)
 
 

@@ -10,19 +10,24 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from contextlib import nullcontext
 from pathlib import Path
 
 import pytest
 import time_machine
 from django.conf import settings
+from django.contrib.auth.models import AnonymousUser
 from django.contrib.messages import constants
 from django.contrib.messages.storage.base import Message
 from django.contrib.messages.storage.cookie import CookieStorage
 from django.middleware.csrf import _unmask_cipher_token
+from django.shortcuts import render
 from django.test import Client, RequestFactory, override_settings
+from django.utils import translation
 from django.utils.safestring import mark_safe
 
 from federation.models import Game, Player
+from quotient.templatetags.frame import framed_page
 from ratings.services import ranking_publish
 from scoring.models import Match
 from tests.builders import record_month
@@ -136,3 +141,79 @@ def test_a_post_with_the_pages_token_is_accepted(site):
         assert answer["Location"] == "/players/p00/"
         refused = client.post("/i18n/setlang/", {"language": "fr", "next": "/"})
         assert refused.status_code == 403
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("url", ["/players/p00/", "/accounts/login/"])
+def test_a_first_visit_gets_the_cookie_and_one_token_for_every_form(site, url, tmp_path):
+    """A visitor without the CSRF cookie: the page sets it, as the old frame's did, and
+    every form on the page (the frame's and the content's) carries one token, the
+    cookie's secret masked (``core.csrf_token.page_token``)."""
+    for old in (False, True):
+        client = Client(enforce_csrf_checks=True)
+        if old:
+            with old_frame(tmp_path):
+                response = client.get(url)
+        else:
+            response = client.get(url)
+        secret = response.cookies[settings.CSRF_COOKIE_NAME].value
+        tokens = TOKEN.findall(response.content.decode())
+        assert len(tokens) == (2 if "login" in url else 1) and len(set(tokens)) == 1, (old, tokens)
+        assert _unmask_cipher_token(tokens[0]) == secret
+
+
+TITLE = "Match <7> & 'co' · été"
+BODY = '<section class="x"><p>Été & <b>co</b></p></section>'
+
+
+def _visit(user, messages: bool):
+    """A GET as the middleware leaves it: the visitor, the CSRF secret, the messages."""
+    request = RequestFactory().get("/matches/7/?next=<x>&q=été")
+    request.user = user if user is not None else AnonymousUser()
+    request.META["CSRF_COOKIE"] = "abcdefghijklmnopqrstuvwxyzABCDEF"
+    storage = CookieStorage(request)
+    if messages:
+        storage.add(constants.SUCCESS, "Saved <b>&</b> sent.")
+        storage.add(constants.WARNING, mark_safe("Read <a href='/x/'>this</a>."), "extra")
+    request._messages = storage
+    return request
+
+
+def _answer(response) -> tuple[int, str, str]:
+    text = TOKEN.sub('name="csrfmiddlewaretoken" value=""', response.content.decode())
+    return response.status_code, response["Content-Type"], text
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("lang", ["en", "fr", "de"])
+def test_the_page_written_without_the_engine_is_the_templates(site, lang, tmp_path):
+    """``framed_page`` (the match page's, an anonymous visitor's player page) writes
+    what ``render`` wrote with ``scoring/match_detail_rows.html`` and
+    ``players/detail.html``, with the new frame and with the old template's."""
+    visitors, _urls = site
+    rows = {"title": TITLE, "body": mark_safe(BODY)}
+    player = {"title": TITLE, "head": mark_safe("<h1>P</h1>"), "body": rows["body"], "me": None}
+    for who, user in visitors.items():
+        for messages in (False, True):
+            with translation.override(lang):
+                framed = _answer(framed_page(_visit(user, messages), TITLE, rows["body"]))
+                request = _visit(user, messages)
+                assert (
+                    _unmask_cipher_token(
+                        TOKEN.findall(framed_page(request, TITLE, BODY).content.decode())[0]
+                    )
+                    == "abcdefghijklmnopqrstuvwxyzABCDEF"
+                )
+                assert request.META["CSRF_COOKIE_NEEDS_UPDATE"] is True
+                for frame in ("new", "old"):
+                    with old_frame(tmp_path) if frame == "old" else nullcontext():
+                        template = render(
+                            _visit(user, messages), "scoring/match_detail_rows.html", rows
+                        )
+                        assert framed == _answer(template), (who, messages, frame)
+                        if user is None:
+                            page = render(_visit(user, messages), "players/detail.html", player)
+                            anonymous = f"<h1>P</h1>{BODY}\n"
+                            ours = framed_page(_visit(user, messages), TITLE, mark_safe(anonymous))
+                            assert _answer(ours) == _answer(page), (messages, frame)
+            assert ('<ul class="messages">' in framed[2]) == messages
