@@ -39,6 +39,7 @@ from ratings.caching import (
     generations,
     latest_month,
     published_list,
+    published_list_here,
     tag,
 )
 from ratings.close import ranking_params
@@ -100,12 +101,7 @@ def ranking_month(request: HttpRequest, game: str, month: str) -> HttpResponseBa
     if first_day is None:
         raise Http404("no published list for this month")
     parts = page_parts(request, html=True, reads=LIST_READS)
-    rankings: dict[Generation, RankingList | None] = {}  # by the lists' generation
-
-    def ranking_of(lists: Generation) -> RankingList | None:
-        if lists not in rankings:
-            rankings[lists] = published_list(game=game, month=first_day, lists=lists)
-        return rankings[lists]
+    guessed: dict[Generation, RankingList] = {}  # the list's row, by the lists' generation
 
     def content_of(ranking: RankingList, gens: dict[str, Generation]) -> Validators:
         return Validators.of(
@@ -114,12 +110,18 @@ def ranking_month(request: HttpRequest, game: str, month: str) -> HttpResponseBa
         )
 
     def key_of(gens: dict[str, Generation]) -> str | None:
-        ranking = ranking_of(gens[LISTS])
-        return None if ranking is None else content_of(ranking, gens).key
+        # a guess costs no round trip and no query: the row from this process's copy only
+        ranking = published_list_here(game=game, month=first_day, lists=gens[LISTS])
+        if ranking is None:
+            return None
+        guessed[gens[LISTS]] = ranking
+        return content_of(ranking, gens).key
 
     # the generations and the body's read in one round trip (when they have not moved)
     gens, prefetched = generations_and_body(request, (LISTS, PLAYERS), key_of)
-    ranking = ranking_of(gens[LISTS])
+    ranking = guessed.get(gens[LISTS]) or published_list(
+        game=game, month=first_day, lists=gens[LISTS]
+    )
     if ranking is None:
         raise Http404("no published list for this month")
     content = content_of(ranking, gens)
