@@ -9,7 +9,8 @@ few seconds (per process) so that an outage costs one connection attempt, not on
 call. ``clear`` removes only this site's keys (its ``KEY_PREFIX``): several sites or
 test runs may share one Redis database. ``set_then_get_many`` writes a key and
 reads others in one round trip (``core.generations.read_along``). ``spend`` counts a use of a budget (throttles,
-cache fills) in one atomic script, reading a cached body first if asked.
+cache fills) in one atomic script, reading a cached body first if asked; ``generations_then_spend`` reads the
+generations first in the same round trip (``core.http_cache.generations_and_body``).
 """
 
 from __future__ import annotations
@@ -35,21 +36,53 @@ BACKOFF = 5.0
 #: use is spent ({2, the value}). ARGV: now, the time the uses counted must be after,
 #: the limit, this use's member, the set's lifetime (ms). Granted: the use is counted,
 #: {1}; refused: {0, the uses counted, the oldest one's time}.
-SPEND = """
-if KEYS[2] then
-  local value = redis.call('GET', KEYS[2])
-  if value then return {2, value} end
+#: One use of a budget, as a Lua function (``SPEND`` and ``GENERATIONS_THEN_SPEND``):
+#: ``budget``, a sorted set of its use times; ``read``, optional: a value read first,
+#: and when found no use is spent ({2, the value}); ``now``, ``after`` (the time the
+#: uses counted must be after), ``limit``, ``use`` (this use's member), ``ms`` (the
+#: set's lifetime). Granted: the use is counted, {1}; refused: {0, the uses counted,
+#: the oldest one's time}.
+_SPEND_FUNCTION = """
+local function spend(budget, read, now, after, limit, use, ms)
+  if read then
+    local value = redis.call('GET', read)
+    if value then return {2, value} end
+  end
+  redis.call('ZREMRANGEBYSCORE', budget, '-inf', after)
+  local uses = redis.call('ZCARD', budget)
+  if uses >= tonumber(limit) then
+    local oldest = redis.call('ZRANGE', budget, 0, 0, 'WITHSCORES')
+    return {0, uses, oldest[2] or now}
+  end
+  redis.call('ZADD', budget, now, use)
+  redis.call('PEXPIRE', budget, ms)
+  return {1}
 end
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[2])
-local uses = redis.call('ZCARD', KEYS[1])
-if uses >= tonumber(ARGV[3]) then
-  local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
-  return {0, uses, oldest[2] or ARGV[1]}
-end
-redis.call('ZADD', KEYS[1], ARGV[1], ARGV[4])
-redis.call('PEXPIRE', KEYS[1], ARGV[5])
-return {1}
 """
+#: One use of a budget (``SafeRedisCache.spend``), atomic. KEYS[1]: the budget;
+#: KEYS[2], optional: a value read first. ARGV: now, after, limit, use, lifetime (ms).
+SPEND = (
+    _SPEND_FUNCTION + "return spend(KEYS[1], KEYS[2], ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5])"
+)
+#: The generations read, then, when each is the value the caller expected, ``SPEND``
+#: with a value read first (``SafeRedisCache.generations_then_spend``), atomic.
+#: ARGV[1]: n, the generations' number; KEYS[1..n]: the generations, ARGV[2..n+1]:
+#: their expected values (as kept); KEYS[n+1], KEYS[n+2]: the budget and the value;
+#: ARGV[n+2..]: ``SPEND``'s. {the generations found, ``spend``'s answer, or {} when
+#: one differs (nothing spent)}.
+GENERATIONS_THEN_SPEND = (
+    _SPEND_FUNCTION
+    + """
+local n = tonumber(ARGV[1])
+local found = redis.call('MGET', unpack(KEYS, 1, n))
+for i = 1, n do
+  if found[i] ~= ARGV[i + 1] then return {found, {}} end
+end
+local a = n + 1
+return {found, spend(KEYS[n + 1], KEYS[n + 2], ARGV[a + 1], ARGV[a + 2], ARGV[a + 3],
+  ARGV[a + 4], ARGV[a + 5])}
+"""
+)
 
 
 class Spent(NamedTuple):
@@ -165,7 +198,43 @@ class SafeRedisCache(RedisCache):
         if read is not None:
             keys.append(self.make_and_validate_key(read))
         args = [repr(now), repr(now - window), limit, use, math.ceil(window * 1000)]
-        answer = self._spend_script(client)(keys, args, client)
+        answer = self._script(client, SPEND)(keys, args, client)
+        return self._spent(answer, use)
+
+    @_safe(_none)
+    def generations_then_spend(
+        self,
+        expected: dict[str, Any],
+        budget: str,
+        limit: int,
+        window: float,
+        now: float,
+        read: str,
+    ) -> tuple[dict[str, Any], Spent | None] | None:
+        """The values of the keys ``expected`` names (the generations,
+        ``core.generations``) and, when each is the value ``expected`` gives it, ``spend``
+        with ``read``'s value read first, in one atomic round trip: (the values found,
+        the ``Spent``), or (the values found, None) when one differs (then nothing is
+        read or spent: ``read`` was named after other generations). The values absent
+        are left out. None when Redis fails."""
+        client = self._cache.get_client(None, write=True)
+        serializer = self._cache._serializer  # type: ignore[attr-defined]
+        names = list(expected)
+        use = f"{now!r}:{secrets.token_hex(4)}"
+        keys = [self.make_and_validate_key(name) for name in names]
+        keys += [self.make_and_validate_key(budget + ":uses"), self.make_and_validate_key(read)]
+        args = [len(names), *(serializer.dumps(expected[name]) for name in names)]
+        args += [repr(now), repr(now - window), limit, use, math.ceil(window * 1000)]
+        found, answer = self._script(client, GENERATIONS_THEN_SPEND)(keys, args, client)
+        values = {
+            name: serializer.loads(value)
+            for name, value in zip(names, found, strict=True)
+            if value is not None
+        }
+        return values, (self._spent(answer, use) if answer else None)
+
+    def _spent(self, answer: list[Any], use: str) -> Spent:
+        """``SPEND``'s answer as a ``Spent`` (``use``: the use it may have counted)."""
         if answer[0] == 2:
             return Spent(False, value=self._cache._serializer.loads(answer[1]))  # type: ignore[attr-defined]
         if answer[0] == 1:
@@ -194,10 +263,12 @@ class SafeRedisCache(RedisCache):
         client = self._cache.get_client(None, write=True)
         client.zrem(self.make_and_validate_key(budget + ":uses"), use)
 
-    def _spend_script(self, client: Any) -> Any:
-        script = getattr(self, "_spend", None)
+    def _script(self, client: Any, text: str) -> Any:
+        """The registered script of ``text`` (registered once per backend)."""
+        scripts: dict[str, Any] = self.__dict__.setdefault("_scripts", {})
+        script = scripts.get(text)
         if script is None:
-            script = self._spend = client.register_script(SPEND)
+            script = scripts[text] = client.register_script(text)
         return script
 
     @_safe(_none)

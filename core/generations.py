@@ -46,18 +46,41 @@ _ALONG: ContextVar[tuple[tuple[str, ...], dict[str, Generation]] | None] = Conte
 )
 
 
+#: the value of each generation this process read or bumped last: a guess of the
+#: current one (``core.http_cache.generations_and_body``), never taken for it
+_LAST_SEEN: dict[str, Generation] = {}
+
+
 def generations(*names: str) -> dict[str, Generation]:
     """The current value of each generation (one cache read when they are known; none
     for those a bump inside :func:`read_along` has just read)."""
     along = _ALONG.get()
     if along is not None and all(name in along[1] for name in names):
         return {name: along[1][name] for name in names}
-    found = cache.get_many(list(names))
+    return completed(names, cache.get_many(list(names)))
+
+
+def completed(names: tuple[str, ...], found: dict[str, Generation]) -> dict[str, Generation]:
+    """``found`` (the generations read of ``names``, in their order) with those not
+    found started (added after); remembered as the last seen."""
     for name in names:
         if name not in found:
             fresh = _fresh()
             found[name] = fresh if cache.add(name, fresh, None) else cache.get(name, fresh)
+    _LAST_SEEN.update(found)
     return found
+
+
+def last_seen(*names: str) -> dict[str, Generation] | None:
+    """The generations ``names`` as this process read or bumped them last (None when
+    it has not seen each, or inside :func:`read_along`): what they most probably are
+    now, to be checked against the cache before it is relied on."""
+    if _ALONG.get() is not None:
+        return None
+    try:
+        return {name: _LAST_SEEN[name] for name in names}
+    except KeyError:
+        return None
 
 
 def tag(value: Generation) -> str:
@@ -72,6 +95,7 @@ def changed_at(*values: Generation) -> datetime:
 
 def bump(name: str) -> None:
     fresh = _fresh()
+    _LAST_SEEN[name] = fresh
     along = _ALONG.get()
     wanted = [] if along is None else [n for n in along[0] if n != name]
     write_then_read = getattr(cache, "set_then_get_many", None)

@@ -27,6 +27,7 @@ from django.utils.translation import get_language
 
 from core.caches import Spent
 from core.clients import client_address
+from core.generations import Generation, completed, generations, last_seen
 from core.near_cache import near
 from core.throttling import refund, spend, take
 
@@ -133,12 +134,67 @@ def finish(
     return response
 
 
+@dataclass(frozen=True)
+class Prefetched:
+    """What ``generations_and_body`` read of a body: its key, and ``spend``'s answer
+    (the value found, or the fill spent or refused)."""
+
+    key: str
+    spent: Spent
+
+
+#: the headers of a conditional request (``not_modified`` may answer it without a body)
+CONDITIONS = (
+    "HTTP_IF_NONE_MATCH",
+    "HTTP_IF_MODIFIED_SINCE",
+    "HTTP_IF_MATCH",
+    "HTTP_IF_UNMODIFIED_SINCE",
+)
+
+
+def generations_and_body(
+    request: HttpRequest,
+    names: tuple[str, ...],
+    key_of: Callable[[dict[str, Generation]], str | None],
+) -> tuple[dict[str, Generation], Prefetched | None]:
+    """The generations ``names`` (``core.generations.generations``) and, in the same
+    round trip, what ``cached(key_of(them), by=request)`` would read first: the body
+    kept, else a fill of the client's budget spent. The key is made from the
+    generations this process saw last; the cache reads the generations and, only when
+    they are still those, the body (one atomic script): a cold page then makes one
+    round trip before its write instead of two. When they moved, or the body is in this
+    process's copy, or ``key_of`` answers None (no body: a 404), or the request is
+    conditional (its answer may be a 304 without a body) or draws on no budget, or
+    Redis fails: the generations alone, as before."""
+    budget = fill_budget(request)
+    guess = last_seen(*names)
+    read_then_spend = getattr(cache, "generations_then_spend", None)
+    if (
+        budget is None
+        or guess is None
+        or read_then_spend is None
+        or any(header in request.META for header in CONDITIONS)
+    ):
+        return generations(*names), None
+    key = key_of(guess)
+    if key is None or key in near:
+        return generations(*names), None
+    limit, window = settings.CACHE_FILLS_PER_CLIENT, settings.CACHE_FILL_WINDOW
+    answer = read_then_spend(guess, budget, limit, window, time.time(), key)
+    if answer is None:  # Redis down
+        return generations(*names), None
+    found, spent = answer
+    gens = completed(names, found)
+    return gens, (Prefetched(key, spent) if spent is not None else None)
+
+
 def cached(
     key: str,
     compute: Callable[[], T],
     timeout: int | None = LONG,
     *,
     by: HttpRequest | None = None,
+    prefetched: Prefetched | None = None,
 ) -> T:
     """``compute()``'s value, kept in the cache under ``key`` (a miss computes it; a
     cache that fails is a miss, see ``core.caches``). ``key`` is content-addressed
@@ -150,13 +206,21 @@ def cached(
     ``core.clients`` address); past that its misses are computed and served but not
     kept, so that no one client can make the cache hold without bound. For such a
     client the shared read and the fill's count are one round trip
-    (``core.throttling.spend``); the value's write follows when the fill is granted."""
+    (``core.throttling.spend``); the value's write follows when the fill is granted.
+    ``prefetched``: that round trip's answer, made with the generations'
+    (``generations_and_body``)."""
+    if prefetched is not None and prefetched.key != key and prefetched.spent.granted:
+        refund(fill_budget(by) or "", prefetched.spent)  # read for another key: unused
+        prefetched = None
     value = near.get(key)
     if value is not None:
         return value
     budget = fill_budget(by)
     if budget is not None:
-        spent = _read_or_spend(key, budget)
+        if prefetched is not None and prefetched.key == key:
+            spent: Spent | None = prefetched.spent
+        else:
+            spent = _read_or_spend(key, budget)
         if spent is not None:
             return _found_or_filled(key, compute, timeout, budget, spent)
     # no budget to count, or Redis down: a read, then a fill if the budget allows

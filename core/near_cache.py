@@ -48,6 +48,12 @@ class NearCache:
             self._items.move_to_end(key)
         return pickle.loads(value) if pickled else value  # type: ignore[arg-type]
 
+    def __contains__(self, key: object) -> bool:
+        """Whether a value is kept under ``key`` (unexpired), without reading it."""
+        with self._lock:
+            item = self._items.get(key)  # type: ignore[call-overload]
+            return item is not None and item[0] >= time.monotonic()
+
     def set(self, key: str, value: Any, timeout: float | None) -> None:
         """Keep ``value`` for ``timeout`` seconds (None: as long as there is room)."""
         pickled = not isinstance(value, bytes | str)

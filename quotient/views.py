@@ -9,11 +9,13 @@ from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import render
 from django.utils.safestring import mark_safe
 
+from core.generations import Generation
 from core.http_cache import (
     Validators,
     cached,
     canonical_redirect,
     finish,
+    generations_and_body,
     not_modified,
     page_parts,
     page_validators,
@@ -25,7 +27,7 @@ from quotient.match_page import match_html
 from quotient.me import me_digest, me_tools
 from quotient.player_page import player_html
 from quotient.templatetags.frame import framed_page
-from ratings.caching import LISTS, MATCHES, PLAYERS, changed_at, generations
+from ratings.caching import LISTS, MATCHES, PLAYERS, changed_at
 from ratings.models import RankingList
 from scoring.models import Match, MatchEvent
 from scoring.selectors import match_list
@@ -78,12 +80,18 @@ def player_detail(request: HttpRequest, handle: str) -> HttpResponseBase:
     moved = canonical_redirect(request, PLAYER_PAGE_READS)
     if moved is not None:
         return moved
-    gens = generations(LISTS, PLAYERS, MATCHES)
     parts = page_parts(request, html=True, reads=PLAYER_PAGE_READS)
-    content = Validators.of(
-        ["player-page", handle.lower(), *gens.values(), *parts],
-        changed_at(*gens.values()),
+
+    def content_of(gens: dict[str, Generation]) -> Validators:
+        return Validators.of(
+            ["player-page", handle.lower(), *gens.values(), *parts], changed_at(*gens.values())
+        )
+
+    # the generations and the body's read in one round trip (when they have not moved)
+    gens, prefetched = generations_and_body(
+        request, (LISTS, PLAYERS, MATCHES), lambda gens: content_of(gens).key
     )
+    content = content_of(gens)
     validators = page_validators(request, content)
     # "this is me": read for a logged-in visitor only (an anonymous one reads no database)
     me = None
@@ -95,7 +103,9 @@ def player_detail(request: HttpRequest, handle: str) -> HttpResponseBase:
         )
     response = not_modified(request, validators)
     if response is None:
-        title, body = cached(content.key, lambda: player_html(request, handle), by=request)
+        title, body = cached(
+            content.key, lambda: player_html(request, handle), by=request, prefetched=prefetched
+        )
         # the player's own tools go under the page's header (its ``<!--me-->`` mark)
         head, _mark, rest = body.rpartition("<!--me-->")
         context = {

@@ -20,6 +20,7 @@ from core.generations import (
     tag,
 )
 from core.http_cache import LONG, keep, kept
+from core.near_cache import near
 from ratings.models import RankingList
 from ratings.selectors import ranking_get, ranking_months
 
@@ -51,6 +52,16 @@ def published_list(
         ranking = ranking_get(game=game, month=month, revision=revision)
         if ranking is not None:
             keep(key, ranking, LONG)
+    return ranking
+
+
+def published_list_here(
+    *, game: str, month: date, revision: int | None = None, lists: Generation
+) -> RankingList | None:
+    """``published_list`` from this process's copy only (``core.near_cache``): None
+    when it has none. No round trip, no query: for a guess
+    (``core.http_cache.generations_and_body``)."""
+    ranking: RankingList | None = near.get(list_key(game, month, revision, lists))
     return ranking
 
 

@@ -24,6 +24,7 @@ from core.http_cache import (
     cached,
     canonical_redirect,
     finish,
+    generations_and_body,
     not_modified,
     page_parts,
     page_validators,
@@ -38,6 +39,7 @@ from ratings.caching import (
     generations,
     latest_month,
     published_list,
+    published_list_here,
     tag,
 )
 from ratings.close import ranking_params
@@ -96,27 +98,44 @@ def ranking_month(request: HttpRequest, game: str, month: str) -> HttpResponseBa
     if moved is not None:
         return moved
     first_day = parse_month(month)
-    gens = generations(LISTS, PLAYERS)
-    ranking = published_list(game=game, month=first_day, lists=gens[LISTS]) if first_day else None
+    if first_day is None:
+        raise Http404("no published list for this month")
+    parts = page_parts(request, html=True, reads=LIST_READS)
+    guessed: dict[Generation, RankingList] = {}  # the list's row, by the lists' generation
+
+    def content_of(ranking: RankingList, gens: dict[str, Generation]) -> Validators:
+        return Validators.of(
+            ["ranking-page", ranking.pk, gens[LISTS], gens[PLAYERS], *parts],
+            max(ranking.published_at, changed_at(gens[PLAYERS])),
+        )
+
+    def key_of(gens: dict[str, Generation]) -> str | None:
+        # a guess costs no round trip and no query: the row from this process's copy only
+        ranking = published_list_here(game=game, month=first_day, lists=gens[LISTS])
+        if ranking is None:
+            return None
+        guessed[gens[LISTS]] = ranking
+        return content_of(ranking, gens).key
+
+    # the generations and the body's read in one round trip (when they have not moved)
+    gens, prefetched = generations_and_body(request, (LISTS, PLAYERS), key_of)
+    ranking = guessed.get(gens[LISTS]) or published_list(
+        game=game, month=first_day, lists=gens[LISTS]
+    )
     if ranking is None:
         raise Http404("no published list for this month")
-    content = Validators.of(
-        [
-            "ranking-page",
-            ranking.pk,
-            gens[LISTS],
-            gens[PLAYERS],
-            *page_parts(request, html=True, reads=LIST_READS),
-        ],
-        max(ranking.published_at, changed_at(gens[PLAYERS])),
-    )
+    content = content_of(ranking, gens)
     validators = page_validators(request, content)
     response = not_modified(request, validators)
     if response is None:
         filters = list_filters(request.GET)
         timeout = SHORT if any(filters.values()) else LONG  # filtered: many, rarely asked
         body = cached(
-            content.key, lambda: _list_html(request, ranking, filters, gens), timeout, by=request
+            content.key,
+            lambda: _list_html(request, ranking, filters, gens),
+            timeout,
+            by=request,
+            prefetched=prefetched,
         )
         response = render(request, "ratings/game_list.html", _page(ranking, body))
     # the page shows its visitor and a CSRF token: browsers may keep it, shared caches not

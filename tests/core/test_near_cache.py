@@ -52,3 +52,12 @@ def test_an_entry_expires_with_its_timeout():
         assert near.get("page") == "p"
         traveller.shift(2)
         assert near.get("page") is None and len(near) == 0
+
+
+def test_a_key_is_known_kept_without_reading_its_value():
+    near = NearCache()
+    with time_machine.travel(0, tick=False) as traveller:
+        near.set("page", ("title", "body"), 10)
+        assert "page" in near and "other" not in near
+        traveller.shift(11)
+        assert "page" not in near  # expired
