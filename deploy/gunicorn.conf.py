@@ -33,6 +33,12 @@ METRICS_DIR = Path(
 )
 os.environ["PROMETHEUS_MULTIPROC_DIR"] = str(METRICS_DIR)
 
+# Imported here, once, by the master (after the directory is set): ``child_exit`` runs
+# in the master's SIGCHLD handler, and two workers ending together (a shutdown) would
+# run it twice at once; an import begun in the first and re-entered by the second
+# fails half-initialised ("Unhandled exception in main loop")
+from prometheus_client.multiprocess import mark_process_dead  # noqa: E402
+
 
 def on_starting(server):
     shutil.rmtree(METRICS_DIR, ignore_errors=True)
@@ -40,6 +46,4 @@ def on_starting(server):
 
 
 def child_exit(server, worker):
-    from prometheus_client import multiprocess
-
-    multiprocess.mark_process_dead(worker.pid)  # its live gauges go; counters stay
+    mark_process_dead(worker.pid)  # its live gauges go; counters stay
