@@ -22,6 +22,7 @@ from zoneinfo import ZoneInfo
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, connection, transaction
+from django.db.models.functions import Lower
 from django.utils import timezone
 
 from core.generations import HOOKS, read_along
@@ -132,7 +133,10 @@ def _players_by_handle(handles: list[str], reads: SubmissionReads | None = None)
 def _players_folded(folded: list[str]) -> list[Player]:
     """The players whose handle in lower case is one of ``folded``: plain SQL (every
     submission asks; the ORM's compiling cost more than the query), the same rows as
-    ``Player.objects.annotate(folded=Lower("handle")).filter(folded__in=folded)``."""
+    ``Player.objects.annotate(folded=Lower("handle")).filter(folded__in=folded)``, which
+    answers where ``= ANY(array)`` is not SQL (SQLite: the quick start)."""
+    if connection.vendor != "postgresql":
+        return list(Player.objects.annotate(folded=Lower("handle")).filter(folded__in=folded))
     fields = Player._meta.concrete_fields
     columns = ", ".join(connection.ops.quote_name(str(f.column)) for f in fields)
     table = connection.ops.quote_name(Player._meta.db_table)
