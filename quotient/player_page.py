@@ -27,6 +27,7 @@ from urllib.parse import quote
 
 from django.conf import settings
 from django.core.signals import setting_changed
+from django.db import connection
 from django.http import Http404, HttpRequest
 from django.template.defaultfilters import floatformat
 from django.urls import get_script_prefix, get_urlconf, reverse
@@ -35,13 +36,13 @@ from django.utils.translation import gettext, ngettext, trans_real
 from django_countries.fields import Country
 
 from core.prepared import prepared_cursor
-from federation.models import public_display_name
+from federation.models import Game, Player, public_display_name
 from federation.months import first_day, month_index, month_label, parse_month, previous_month
 from quotient.charts import ChartWords, MonthPoint, ranking_chart
 from ratings.engine.params import Params, weight
-from ratings.selectors import HistoryEntry, history_entry
+from ratings.selectors import HistoryEntry, history_entry, player_page_entries
 from ratings.templatetags.ranking_rows import movement
-from scoring.models import Status
+from scoring.models import Match, MatchSeat, Status
 from scoring.selectors import MatchRow, Named, SeatRows, player_match_count
 from scoring.templatetags import results
 from scoring.templatetags.match_rows import _badges
@@ -97,7 +98,9 @@ class PagePlayer:
 def page_player(handle: str) -> tuple[PagePlayer, list[HistoryEntry]]:
     """The player of ``handle`` whatever its case (``Player.objects.by_handle``) and
     their entries (``player_page_entries``), in one query; ``Http404`` when there is
-    no such player."""
+    no such player. Through the ORM on other databases (the quick start's SQLite)."""
+    if connection.vendor != "postgresql":
+        return _page_player_orm(handle)
     with prepared_cursor() as cursor:
         cursor.execute(PLAYER_SQL, [handle])
         rows = cursor.fetchall()
@@ -109,6 +112,26 @@ def page_player(handle: str) -> tuple[PagePlayer, list[HistoryEntry]]:
     player = PagePlayer(pk, handle, name, country, slug, club, games)
     entries = [history_entry(row[9:]) for row in rows if row[9] is not None]
     return player, entries
+
+
+def _page_player_orm(handle: str) -> tuple[PagePlayer, list[HistoryEntry]]:
+    """``page_player`` in three queries of the ORM (any database)."""
+    found = Player.objects.by_handle(handle).select_related("club").first()
+    if found is None:
+        raise Http404("No Player matches the given query.")
+    name = public_display_name(found.handle, found.display_name, found.public_name)
+    club = found.club
+    games = tuple(Game.objects.order_by("key").values_list("key", "name"))
+    player = PagePlayer(
+        found.pk,
+        found.handle,
+        name,
+        found.country.code or "",
+        club.slug if club else None,
+        club.name if club else None,
+        games,
+    )
+    return player, player_page_entries(player_id=found.pk)
 
 
 #: the player's matches, read once (``match_list().filter(seats__player=...)``'s keys),
@@ -146,6 +169,59 @@ JOIN federation_player p ON p.id = s.player_id
 WHERE x.id IN (SELECT id FROM page) OR x.id IN (SELECT id FROM counted)
 ORDER BY x.played_on DESC, x.id DESC, s.rank, s.seat
 """
+
+
+def _matches_rows_orm(args: dict[str, Any]) -> list[tuple[Any, ...]]:
+    """``MATCHES_SQL``'s rows through the ORM (any database): three queries."""
+    mine = Match.objects.filter(seats__player_id=args["player"])
+    newest = mine.order_by("-played_on", "-id").values_list("id", flat=True)
+    page = set(newest[args["offset"] : args["offset"] + args["limit"]])
+    counted: set[int] = set()
+    if args["game"] is not None:
+        counted = set(
+            Match.objects.filter(
+                seats__player_id=args["player"],
+                seats__rank__isnull=False,
+                game_id=args["game"],
+                finished=True,
+                counted_month__isnull=False,
+                counted_month__lte=args["month"],
+                played_on__gte=args["oldest"],
+            )
+            .exclude(status=args["withdrawn"])
+            .values_list("id", flat=True)
+        )
+    if not page and not counted:
+        return []
+    total = mine.count()
+    seats = MatchSeat.objects.filter(match_id__in=page | counted).select_related(
+        "match__game", "match__club", "player"
+    )
+    order = sorted(
+        seats,
+        key=lambda s: (
+            -s.match.played_on.toordinal(),
+            -s.match_id,
+            s.rank is None,
+            s.rank or 0,
+            s.seat,
+        ),
+    )
+    return [
+        _seat_row(seat, seat.match_id in page, seat.match_id in counted, total) for seat in order
+    ]
+
+
+def _seat_row(seat: MatchSeat, shown: bool, counted: bool, total: int) -> tuple[Any, ...]:
+    """A row of ``MATCHES_SQL``'s columns for ``seat``."""
+    m, p = seat.match, seat.player
+    return (
+        *(m.id, m.played_on, m.verification, m.finished, m.status, m.late, m.counted_month),
+        *(shown, counted, total, m.game.name, m.club.name),
+        *(seat.player_id, seat.seat, seat.rank, seat.score),
+        *(p.handle, p.display_name, p.public_name),
+    )
+
 
 #: a match's seats as ``MATCHES_SQL`` reads them (its first row has the match's columns)
 Seats = list[tuple[Any, ...]]
@@ -331,9 +407,12 @@ def _read(player_id: int, number: int, entry: HistoryEntry | None) -> _Read:
             "month": entry.month,
             "oldest": first_day(month_index(entry.month) - window + 1),
         }
-    with prepared_cursor() as cursor:
-        cursor.execute(MATCHES_SQL, args)
-        rows = cursor.fetchall()
+    if connection.vendor == "postgresql":
+        with prepared_cursor() as cursor:
+            cursor.execute(MATCHES_SQL, args)
+            rows = cursor.fetchall()
+    else:  # the quick start's SQLite
+        rows = _matches_rows_orm(args)
     matches: list[Seats] = []
     for row in rows:
         if matches and matches[-1][0][0] == row[0]:

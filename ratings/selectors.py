@@ -256,6 +256,10 @@ def read_slices(wanted: list[tuple[ListPart, int, int]], players: str | None = N
             part.kept[(start, stop)] = key
     if not unread:
         return
+    if connection.vendor != "postgresql":  # the quick start's SQLite: a query a slice
+        each = [_slice_rows(part, start, stop) for part, start, stop in unread]
+        _keep_slices(unread, each, players)
+        return
     sql = " UNION ALL ".join([_ROWS_SQL] * len(unread))
     params: list[Any] = []
     for n, (part, start, stop) in enumerate(unread):
@@ -265,6 +269,19 @@ def read_slices(wanted: list[tuple[ListPart, int, int]], players: str | None = N
         cursor.execute(f"SELECT * FROM ({sql}) rows ORDER BY part, position", params)
         for row in cursor.fetchall():
             found[row[12]].append(entry_row(row[:12]))
+    _keep_slices(unread, found, players)
+
+
+def _slice_rows(part: ListPart, start: int, stop: int) -> list[EntryRow]:
+    """The slice ``[start:stop]`` of ``part`` through the ORM (any database)."""
+    entries = ranking_entries(part.ranking, provisional=part.provisional)
+    return [entry_row(values) for values in entries.values_list(*ROW_VALUES)[start:stop]]
+
+
+def _keep_slices(
+    unread: list[tuple[ListPart, int, int]], found: list[list[EntryRow]], players: str | None
+) -> None:
+    """Give each part the slices read for it; keep the provisional ones (``_KEPT``)."""
     for (part, start, stop), rows in zip(unread, found, strict=True):
         part.read[(start, stop)] = rows
         if players and part.provisional:
@@ -351,7 +368,9 @@ def entries_json(part: ListPart, start: int, stop: int) -> str | None:
     built in Python: PostgreSQL writes the JSON, Python the public names it cannot.
     The slice counts as read (``part.rows`` gives placeholders: its JSON stands for its
     rows). None where a float is not written as Python writes it (never seen: out of
-    1e-4..1e15, NaN): then read the rows."""
+    1e-4..1e15, NaN), and on other databases than PostgreSQL: then read the rows."""
+    if connection.vendor != "postgresql":
+        return None
     with prepared_cursor() as cursor:
         cursor.execute(_ENTRIES_JSON_SQL, part.query(start, stop))
         text, handles, names, whole = cursor.fetchone()
@@ -468,13 +487,26 @@ def player_history_rows(handle: str, limit: int) -> list[tuple[Any, ...]] | None
     ``Player.objects.by_handle``) as rows ``(game key, month, rank, fladub,
     provisional, results_counted, movement)``, at most ``limit`` of them, in its order;
     None when no player has that handle. One query (PostgreSQL's SQL: ``LATERAL``)
-    where the player, the entries and their count took three."""
+    where the player, the entries and their count took three; through the ORM on
+    other databases (the quick start's SQLite)."""
+    if connection.vendor != "postgresql":
+        return _player_history_rows_orm(handle, limit)
     with prepared_cursor() as cursor:
         cursor.execute(_history_sql(), [limit, handle])
         rows = cursor.fetchall()
     if not rows:
         return None
     return [row[1:] for row in rows if row[1] is not None]
+
+
+def _player_history_rows_orm(handle: str, limit: int) -> list[tuple[Any, ...]] | None:
+    """``player_history_rows`` through the ORM: two queries, any database."""
+    player = Player.objects.by_handle(handle).values_list("pk", flat=True).first()
+    if player is None:
+        return None
+    columns = ("ranking__game__key", "ranking__month", "rank", "fladub", "provisional")
+    entries = player_history(player_id=player).values_list(*columns, "results_counted", "movement")
+    return list(entries[:limit])
 
 
 def player_entry(*, player: Player, game: str, month: date) -> RankingEntry | None:
@@ -617,11 +649,36 @@ ORDER BY g.key, l.month DESC
 
 def player_page_entries(*, player_id: int) -> list[HistoryEntry]:
     """``player_history`` as plain rows (one query, no model instance), by game key,
-    newest month first."""
+    newest month first. Through the ORM on other databases (the quick start's SQLite:
+    its raw rows hold dates as text)."""
+    if connection.vendor != "postgresql":
+        return _player_page_entries_orm(player_id)
     with prepared_cursor() as cursor:
         cursor.execute(HISTORY_SQL, [player_id])
         rows = cursor.fetchall()
     return [history_entry(row) for row in rows]
+
+
+def _player_page_entries_orm(player_id: int) -> list[HistoryEntry]:
+    """``player_page_entries`` through the ORM: two queries, any database."""
+    latest = latest_months()
+    entries = player_history(player_id=player_id).select_related("ranking__game")
+    return [
+        HistoryEntry(
+            game_id=e.ranking.game_id,
+            game_key=e.ranking.game.key,
+            game_name=e.ranking.game.name,
+            month=e.ranking.month,
+            latest=latest[e.ranking.game_id],
+            rank=e.rank,
+            fladub=e.fladub,
+            results_counted=e.results_counted,
+            movement=e.movement,
+            provisional=e.provisional,
+            parameters=e.ranking.parameters,
+        )
+        for e in entries
+    ]
 
 
 def history_entry(row: Sequence[Any]) -> HistoryEntry:
