@@ -7,7 +7,9 @@ computed and served as usual (the throttles then count per process instead:
 ``core.throttling``). After a failure the backend stays away from Redis for a
 few seconds (per process) so that an outage costs one connection attempt, not one per
 call. ``clear`` removes only this site's keys (its ``KEY_PREFIX``): several sites or
-test runs may share one Redis database. ``set_then_get_many`` writes a key and
+test runs may share one Redis database. ``get_many`` (the generations every cached
+page reads, ``core.generations``) sends its ``MGET`` on a pooled connection itself
+(``ReusedClients.get_many``). ``set_then_get_many`` writes a key and
 reads others in one round trip (``core.generations.read_along``). ``spend`` counts a use of a budget (throttles,
 cache fills) in one atomic script, reading a cached body first if asked; ``generations_then_spend`` reads the
 generations first in the same round trip (``core.http_cache.generations_and_body``).
@@ -30,6 +32,8 @@ logger = logging.getLogger(__name__)
 
 #: seconds without a Redis call after a failure
 BACKOFF = 5.0
+#: keys made (``SafeRedisCache.get_many``) kept per backend, at most
+MADE_KEYS = 1024
 
 #: One use of a budget (``SafeRedisCache.spend``), atomic. KEYS[1]: the budget, a
 #: sorted set of its use times; KEYS[2], optional: a value read first, and when found no
@@ -162,6 +166,30 @@ class ReusedClients(RedisCacheClient):
             client = self._clients[id(pool)] = new(connection_pool=pool)
         return client
 
+    def get_many(self, keys: Any) -> dict[str, Any]:
+        """Django's ``get_many`` (one ``MGET``, the values found unpickled), the
+        command sent and its reply read on a connection of the pool directly. Through
+        ``redis.Redis.mget`` the same round trip cost the worker about twice the CPU
+        (the command's dispatch, its retry wrapper, the client's metrics), and every
+        cached page pays it once: the generations (``docs/performance.md``, "Issue 23,
+        the fourth stop"). The pool checks the connection as it does for
+        ``redis.Redis``; one that fails is closed (redis-py's rule) and the error
+        raised, as there (the pool's connections retry nothing)."""
+        keys = list(keys)
+        if not keys:
+            return {}  # (``MGET`` of nothing is an error)
+        pool = self._get_connection_pool(False)  # type: ignore[attr-defined]
+        connection = pool.get_connection()
+        try:
+            connection.send_packed_command(connection.pack_command("MGET", *keys))
+            values = connection.read_response()
+        finally:
+            pool.release(connection)
+        loads = self._serializer.loads  # type: ignore[attr-defined]
+        return {
+            key: loads(value) for key, value in zip(keys, values, strict=True) if value is not None
+        }
+
 
 class SafeRedisCache(RedisCache):
     """``django.core.cache.backends.redis.RedisCache`` whose failures are misses (and
@@ -179,7 +207,23 @@ class SafeRedisCache(RedisCache):
     touch = _safe(_false)(RedisCache.touch)
     delete = _safe(_false)(RedisCache.delete)
     has_key = _safe(_false)(RedisCache.has_key)
-    get_many = _safe(_empty)(RedisCache.get_many)
+
+    @_safe(_empty)
+    def get_many(self, keys: Any, version: int | None = None) -> dict[str, Any]:
+        """``RedisCache.get_many``, each key made and checked once per backend (the
+        same few names at every request: the generations)."""
+        made: dict[tuple[str, int | None], str] = self.__dict__.setdefault("_made", {})
+        names = {}
+        for key in keys:
+            full = made.get((key, version))
+            if full is None:
+                if len(made) >= MADE_KEYS:
+                    made.clear()
+                full = made[(key, version)] = self.make_and_validate_key(key, version=version)
+            names[full] = key
+        found = self._cache.get_many(names)
+        return {names[full]: value for full, value in found.items()}
+
     set_many = _safe(_all_failed)(RedisCache.set_many)
     delete_many = _safe(_none)(RedisCache.delete_many)
 
