@@ -20,12 +20,15 @@ from __future__ import annotations
 import functools
 import logging
 import math
+import os
 import secrets
+import threading
 import time
 from collections.abc import Callable
 from typing import Any, NamedTuple, TypeVar
 
 from django.core.cache.backends.redis import RedisCache, RedisCacheClient
+from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
 
 logger = logging.getLogger(__name__)
@@ -152,11 +155,13 @@ class ReusedClients(RedisCacheClient):
     """Django's Redis cache client, keeping one ``redis.Redis`` per connection pool:
     Django's makes a new one at every call, and building one (its table of response
     callbacks) cost more than the round trip of a cached page's one read. A client
-    is thread-safe; the pool is what holds the connections."""
+    is thread-safe; the pool is what holds the connections, but for ``get_many``'s
+    own one per thread."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._clients: dict[int, Any] = {}
+        self._readers = threading.local()
 
     def get_client(self, key: Any = None, *, write: bool = False) -> Any:
         pool = self._get_connection_pool(write)  # type: ignore[attr-defined]
@@ -167,28 +172,48 @@ class ReusedClients(RedisCacheClient):
         return client
 
     def get_many(self, keys: Any) -> dict[str, Any]:
-        """Django's ``get_many`` (one ``MGET``, the values found unpickled), the
-        command sent and its reply read on a connection of the pool directly. Through
-        ``redis.Redis.mget`` the same round trip cost the worker about twice the CPU
-        (the command's dispatch, its retry wrapper, the client's metrics), and every
-        cached page pays it once: the generations (``docs/performance.md``, "Issue 23,
-        the fourth stop"). The pool checks the connection as it does for
-        ``redis.Redis``; one that fails is closed (redis-py's rule) and the error
-        raised, as there (the pool's connections retry nothing)."""
+        """Django's ``get_many`` (one ``MGET``, the values found unpickled), sent and
+        read on this thread's own connection (:meth:`_reader`). Through
+        ``redis.Redis.mget`` and the pool the same round trip cost the worker about
+        three times the CPU of the socket's work (the command's dispatch, its retry
+        wrapper, the pool's lock, its check of the connection before each command,
+        the client's metrics), and every cached page pays it once: the generations
+        (``docs/performance.md``, "Issue 23, the fourth stop"). A connection used
+        before that the server has closed since (a restart) fails at once: it is
+        made again and the read sent once more, which is what the pool's check
+        does. Any other failure is raised as through the pool, which retries
+        nothing (the connection closed: redis-py's rule)."""
         keys = list(keys)
         if not keys:
             return {}  # (``MGET`` of nothing is an error)
-        pool = self._get_connection_pool(False)  # type: ignore[attr-defined]
-        connection = pool.get_connection()
+        connection, used = self._reader()
+        command = connection.pack_command("MGET", *keys)
         try:
-            connection.send_packed_command(connection.pack_command("MGET", *keys))
+            connection.send_packed_command(command)
             values = connection.read_response()
-        finally:
-            pool.release(connection)
+        except RedisConnectionError:
+            if not used:
+                raise
+            connection.send_packed_command(command)  # connects again
+            values = connection.read_response()
         loads = self._serializer.loads  # type: ignore[attr-defined]
         return {
             key: loads(value) for key, value in zip(keys, values, strict=True) if value is not None
         }
+
+    def _reader(self) -> tuple[Any, bool]:
+        """This thread's connection for ``get_many``, made with the read pool's
+        settings (a new one in a forked process), and whether it was made before
+        this call. Only ``get_many`` uses it, one command and its whole reply at a
+        time: nothing is ever left on it to read."""
+        pool = self._get_connection_pool(False)  # type: ignore[attr-defined]
+        own = self._readers
+        connection = getattr(own, "connection", None)
+        if connection is not None and own.pool is pool and own.pid == os.getpid():
+            return connection, True
+        connection = pool.connection_class(**pool.connection_kwargs)
+        own.connection, own.pool, own.pid = connection, pool, os.getpid()
+        return connection, False
 
 
 class SafeRedisCache(RedisCache):

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+import threading
 from decimal import Decimal
 
 import pytest
 import redis
 from django.core.cache import caches
-from django.core.cache.backends.redis import RedisCache
+from django.core.cache.backends.redis import RedisCacheClient
 from django.http import HttpResponse, HttpResponseNotModified
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.http import http_date
@@ -27,6 +28,14 @@ from core.lean import drf_headers, json_bytes
 def cache():
     """The real backend (``django.core.cache.cache`` is a proxy)."""
     return caches["default"]
+
+
+def _through_the_pool(cache, keys, version=None):
+    """What ``get_many`` read before: Django's own client (``redis.Redis.mget`` on a
+    connection of the pool)."""
+    made = {cache.make_and_validate_key(key, version=version): key for key in keys}
+    found = RedisCacheClient.get_many(cache._cache, list(made))
+    return {made[full]: value for full, value in found.items()}
 
 
 VALUES = {
@@ -47,12 +56,10 @@ def test_get_many_reads_what_djangos_reads(cache):
         (["absent", "text", "absent", "number"], None),  # absent, repeated
         (["other", "text"], 2),
     ]:
-        assert cache.get_many(keys, version=version) == RedisCache.get_many(
-            cache, keys, version=version
-        )
+        assert cache.get_many(keys, version=version) == _through_the_pool(cache, keys, version)
     assert cache.get_many(["none", "absent"]) == {"none": None}  # a None kept is found
     assert cache.get_many(["other"], version=2) == {"other": 1}
-    assert generations(LISTS, PLAYERS, MATCHES) == RedisCache.get_many(
+    assert generations(LISTS, PLAYERS, MATCHES) == _through_the_pool(
         cache, [LISTS, PLAYERS, MATCHES]
     )
     assert cache.get_many([]) == {}
@@ -80,39 +87,70 @@ def test_get_many_makes_each_key_once_and_keeps_a_bounded_number(cache, monkeypa
     cache.__dict__.pop("_made", None)
 
 
-def test_a_connection_the_server_closed_is_replaced_without_backing_off(cache):
+def test_a_connection_the_server_closed_is_made_again_without_backing_off(cache):
     cache.set("kept", b"v", 30)
-    assert cache.get_many(["kept"]) == {"kept": b"v"}  # a connection in the pool
-    pool = cache._cache.get_client(None).connection_pool
+    assert cache.get_many(["kept"]) == {"kept": b"v"}  # this thread's connection made
+    own = cache._cache._readers.connection
+    socket = own._sock
     killer = redis.Redis.from_url(cache._servers[0])
-    killer.client_kill_filter(_type="normal", skipme=True)
+    killer.client_kill_filter(_type="normal", skipme=True)  # as a restart would
     killer.close()
-    assert pool._available_connections  # the closed one, waiting
-    assert cache.get_many(["kept"]) == {"kept": b"v"}  # the pool's check replaced it
+    assert cache.get_many(["kept"]) == {"kept": b"v"}
+    assert cache._cache._readers.connection is own and own._sock not in (None, socket)
     assert cache.down_until == 0.0  # not taken for Redis down
 
 
-@pytest.mark.parametrize("error", [redis.exceptions.ConnectionError, redis.exceptions.TimeoutError])
-def test_a_read_that_fails_is_a_miss_and_a_backoff_as_through_redis_py(cache, monkeypatch, error):
+@pytest.mark.parametrize(
+    ("error", "tries"),
+    [(redis.exceptions.ConnectionError, 2), (redis.exceptions.TimeoutError, 1)],
+)
+def test_a_read_that_fails_is_a_miss_and_a_backoff_as_through_the_pool(
+    cache, monkeypatch, error, tries
+):
+    monkeypatch.setattr(cache, "down_until", 0.0)  # restored so, whatever happens here
     cache.set("kept", b"v", 30)
-    read = redis.connection.AbstractConnection.read_response
-    closed = []
+    assert cache.get_many(["kept"]) == {"kept": b"v"}  # this thread's connection made
+    send = redis.connection.AbstractConnection.send_packed_command
+    failed = []
 
-    def failing(self, *args, **kwargs):
+    def failing(self, command, *args, **kwargs):
+        if not any(b"MGET" in part for part in command):
+            return send(self, command, *args, **kwargs)  # the handshake of a new one
         self.disconnect()  # as redis-py does before it raises these
-        closed.append(self)
+        failed.append(self)
         raise error("reset")
 
-    monkeypatch.setattr(redis.connection.AbstractConnection, "read_response", failing)
-    through_redis_py = core_caches._safe(core_caches._empty)(RedisCache.get_many)
-    for get_many in (through_redis_py, type(cache).get_many):
-        monkeypatch.setattr(cache, "down_until", 0.0)
-        assert get_many(cache, ["kept"]) == {}
-        assert cache.down_until > 0.0  # Redis taken for down: no retry, as before
-    monkeypatch.setattr(redis.connection.AbstractConnection, "read_response", read)
+    monkeypatch.setattr(redis.connection.AbstractConnection, "send_packed_command", failing)
+    through_the_pool = core_caches._safe(core_caches._empty)(_through_the_pool)
+    assert through_the_pool(cache, ["kept"]) == {}
+    assert cache.down_until > 0.0  # Redis taken for down: no retry
+    assert len(failed) == 1
     monkeypatch.setattr(cache, "down_until", 0.0)
-    assert len(closed) == 2
-    assert cache.get_many(["kept"]) == {"kept": b"v"}  # a new connection
+    assert cache.get_many(["kept"]) == {}
+    assert cache.down_until > 0.0
+    # once more on a new socket after a connection error (the pool checks each
+    # connection before a command: a closed one is made again); a timeout, never
+    assert len(failed) == 1 + tries
+    monkeypatch.setattr(redis.connection.AbstractConnection, "send_packed_command", send)
+    monkeypatch.setattr(cache, "down_until", 0.0)
+    assert cache.get_many(["kept"]) == {"kept": b"v"}  # connected again
+
+
+def test_each_thread_reads_on_its_own_connection(cache):
+    cache.set("kept", b"v", 30)
+    seen = {}
+
+    def read(name):
+        assert cache.get_many(["kept"]) == {"kept": b"v"}
+        seen[name] = cache._cache._readers.connection
+
+    threads = [threading.Thread(target=read, args=(n,)) for n in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    read("main")
+    assert len({id(connection) for connection in seen.values()}) == 4
 
 
 def test_get_many_is_empty_while_redis_is_down(cache, monkeypatch):
