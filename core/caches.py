@@ -171,7 +171,7 @@ class ReusedClients(RedisCacheClient):
             client = self._clients[id(pool)] = new(connection_pool=pool)
         return client
 
-    def get_many(self, keys: Any) -> dict[str, Any]:
+    def get_many(self, keys: Any) -> dict[Any, Any]:
         """Django's ``get_many`` (one ``MGET``, the values found unpickled), sent and
         read on this thread's own connection (:meth:`_reader`). Through
         ``redis.Redis.mget`` and the pool the same round trip cost the worker about
@@ -238,7 +238,7 @@ class SafeRedisCache(RedisCache):
         """``RedisCache.get_many``, each key made and checked once per backend (the
         same few names at every request: the generations)."""
         made: dict[tuple[str, int | None], str] = self.__dict__.setdefault("_made", {})
-        names = {}
+        names: dict[Any, str] = {}
         for key in keys:
             full = made.get((key, version))
             if full is None:
