@@ -108,7 +108,11 @@ def page_validators(request: HttpRequest, content: Validators) -> Validators:
 
 
 def not_modified(request: HttpRequest, validators: Validators) -> HttpResponseBase | None:
-    """The 304 for a conditional GET that ``validators`` still match, else None."""
+    """The 304 for a conditional GET that ``validators`` still match, else None
+    (at once for a request without a condition: most of them)."""
+    meta = request.META
+    if not any(header in meta for header in CONDITIONS):
+        return None
     return get_conditional_response(
         request, etag=validators.etag, last_modified=_timestamp(validators.last_modified)
     )

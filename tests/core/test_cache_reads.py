@@ -14,13 +14,13 @@ import redis
 from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCacheClient
 from django.http import HttpResponse, HttpResponseNotModified
-from django.utils.cache import patch_cache_control, patch_vary_headers
+from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
 from django.utils.http import http_date
 from rest_framework.renderers import JSONRenderer
 
 from core import caches as core_caches
 from core.generations import LISTS, MATCHES, PLAYERS, generations
-from core.http_cache import LONG, SHORT, Validators, finish
+from core.http_cache import LONG, SHORT, Validators, finish, not_modified
 from core.lean import drf_headers, json_bytes
 
 
@@ -242,3 +242,29 @@ def test_json_bytes_refuse_nan_as_the_renderer_does():
             JSONRenderer().render({"x": value}, JSONRenderer.media_type)
         with pytest.raises(ValueError):
             json_bytes({"x": value})
+
+
+@pytest.mark.parametrize(
+    "conditions",
+    [
+        {},
+        {"HTTP_IF_NONE_MATCH": '"abc"'},
+        {"HTTP_IF_NONE_MATCH": '"other"'},
+        {"HTTP_IF_NONE_MATCH": "*"},
+        {"HTTP_IF_MODIFIED_SINCE": "Thu, 26 Nov 2026 12:00:01 GMT"},
+        {"HTTP_IF_MODIFIED_SINCE": "Thu, 26 Nov 2026 11:00:00 GMT"},
+        {"HTTP_IF_MATCH": '"other"'},
+        {"HTTP_IF_UNMODIFIED_SINCE": "Thu, 26 Nov 2026 11:00:00 GMT"},
+        {"HTTP_IF_NONE_MATCH": "", "HTTP_IF_MATCH": ""},
+    ],
+)
+def test_not_modified_answers_as_django(rf, conditions):
+    request = rf.get("/api/v1/players/p01/history/", **conditions)
+    ours = not_modified(request, VALIDATORS)
+    theirs = get_conditional_response(
+        request, etag=VALIDATORS.etag, last_modified=int(VALIDATORS.last_modified.timestamp())
+    )
+    assert (ours is None) == (theirs is None)
+    if ours is not None:
+        assert ours.status_code == theirs.status_code
+        assert list(ours.headers.items()) == list(theirs.headers.items())
