@@ -178,21 +178,23 @@ class ReusedClients(RedisCacheClient):
         three times the CPU of the socket's work (the command's dispatch, its retry
         wrapper, the pool's lock, its check of the connection before each command,
         the client's metrics), and every cached page pays it once: the generations
-        (``docs/performance.md``, "Issue 23, the fourth stop"). A connection used
-        before that the server has closed since (a restart) fails at once: it is
-        made again and the read sent once more, which is what the pool's check
-        does. Any other failure is raised as through the pool, which retries
-        nothing (the connection closed: redis-py's rule)."""
+        (``docs/performance.md``, "Issue 23, the fourth stop"). A connected
+        connection that the server has closed since its last read (a restart) fails
+        at once: it is made again and the read sent once more, which is what the
+        pool's check before each command does. Any other failure (connecting, a
+        timeout) is raised as through the pool, which retries nothing (the
+        connection closed: redis-py's rule)."""
         keys = list(keys)
         if not keys:
             return {}  # (``MGET`` of nothing is an error)
-        connection, used = self._reader()
+        connection = self._reader()
+        connected = connection._sock is not None  # (redis-py's own test of it)
         command = connection.pack_command("MGET", *keys)
         try:
             connection.send_packed_command(command)
             values = connection.read_response()
         except RedisConnectionError:
-            if not used:
+            if not connected:
                 raise
             connection.send_packed_command(command)  # connects again
             values = connection.read_response()
@@ -201,19 +203,17 @@ class ReusedClients(RedisCacheClient):
             key: loads(value) for key, value in zip(keys, values, strict=True) if value is not None
         }
 
-    def _reader(self) -> tuple[Any, bool]:
+    def _reader(self) -> Any:
         """This thread's connection for ``get_many``, made with the read pool's
-        settings (a new one in a forked process), and whether it was made before
-        this call. Only ``get_many`` uses it, one command and its whole reply at a
-        time: nothing is ever left on it to read."""
+        settings (a new one in a forked process). Only ``get_many`` uses it, one
+        command and its whole reply at a time: nothing is ever left on it to read."""
         pool = self._get_connection_pool(False)  # type: ignore[attr-defined]
         own = self._readers
         connection = getattr(own, "connection", None)
-        if connection is not None and own.pool is pool and own.pid == os.getpid():
-            return connection, True
-        connection = pool.connection_class(**pool.connection_kwargs)
-        own.connection, own.pool, own.pid = connection, pool, os.getpid()
-        return connection, False
+        if connection is None or own.pool is not pool or own.pid != os.getpid():
+            connection = pool.connection_class(**pool.connection_kwargs)
+            own.connection, own.pool, own.pid = connection, pool, os.getpid()
+        return connection
 
 
 class SafeRedisCache(RedisCache):

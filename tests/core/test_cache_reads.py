@@ -131,6 +131,11 @@ def test_a_read_that_fails_is_a_miss_and_a_backoff_as_through_the_pool(
     # once more on a new socket after a connection error (the pool checks each
     # connection before a command: a closed one is made again); a timeout, never
     assert len(failed) == 1 + tries
+    # a connection closed by a failure (Redis down) is connected again once, as the
+    # pool connects a closed one
+    monkeypatch.setattr(cache, "down_until", 0.0)
+    assert cache.get_many(["kept"]) == {}
+    assert len(failed) == 2 + tries
     monkeypatch.setattr(redis.connection.AbstractConnection, "send_packed_command", send)
     monkeypatch.setattr(cache, "down_until", 0.0)
     assert cache.get_many(["kept"]) == {"kept": b"v"}  # connected again
