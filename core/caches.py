@@ -8,7 +8,7 @@ computed and served as usual (the throttles then count per process instead:
 few seconds (per process) so that an outage costs one connection attempt, not one per
 call. ``clear`` removes only this site's keys (its ``KEY_PREFIX``): several sites or
 test runs may share one Redis database. ``get_many`` (the generations every cached
-page reads, ``core.generations``) sends its ``MGET`` on a pooled connection itself
+page reads, ``core.generations``) sends its ``MGET`` on a connection of each thread's own
 (``ReusedClients.get_many``). ``set_then_get_many`` writes a key and
 reads others in one round trip (``core.generations.read_along``). ``spend`` counts a use of a budget (throttles,
 cache fills) in one atomic script, reading a cached body first if asked; ``generations_then_spend`` reads the

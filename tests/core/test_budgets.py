@@ -20,7 +20,7 @@ from tests.faults.services import PrivateRedis
 @pytest.fixture
 def commands(monkeypatch) -> Counter[str]:
     """The Redis commands sent, by name (every client, this process): through
-    ``redis.Redis``, and on a pooled connection directly (``ReusedClients.get_many``
+    ``redis.Redis``, and on a connection directly (``ReusedClients.get_many``
     packs its command with the connection's ``pack_command``, which ``redis.Redis``'s
     own commands do not call)."""
     sent: Counter[str] = Counter()
