@@ -7,7 +7,9 @@ computed and served as usual (the throttles then count per process instead:
 ``core.throttling``). After a failure the backend stays away from Redis for a
 few seconds (per process) so that an outage costs one connection attempt, not one per
 call. ``clear`` removes only this site's keys (its ``KEY_PREFIX``): several sites or
-test runs may share one Redis database. ``set_then_get_many`` writes a key and
+test runs may share one Redis database. ``get_many`` (the generations every cached
+page reads, ``core.generations``) sends its ``MGET`` on a connection of each thread's own
+(``ReusedClients.get_many``). ``set_then_get_many`` writes a key and
 reads others in one round trip (``core.generations.read_along``). ``spend`` counts a use of a budget (throttles,
 cache fills) in one atomic script, reading a cached body first if asked; ``generations_then_spend`` reads the
 generations first in the same round trip (``core.http_cache.generations_and_body``).
@@ -18,18 +20,23 @@ from __future__ import annotations
 import functools
 import logging
 import math
+import os
 import secrets
+import threading
 import time
 from collections.abc import Callable
 from typing import Any, NamedTuple, TypeVar
 
 from django.core.cache.backends.redis import RedisCache, RedisCacheClient
+from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
 
 logger = logging.getLogger(__name__)
 
 #: seconds without a Redis call after a failure
 BACKOFF = 5.0
+#: keys made (``SafeRedisCache.get_many``) kept per backend, at most
+MADE_KEYS = 1024
 
 #: One use of a budget (``SafeRedisCache.spend``), atomic. KEYS[1]: the budget, a
 #: sorted set of its use times; KEYS[2], optional: a value read first, and when found no
@@ -148,11 +155,13 @@ class ReusedClients(RedisCacheClient):
     """Django's Redis cache client, keeping one ``redis.Redis`` per connection pool:
     Django's makes a new one at every call, and building one (its table of response
     callbacks) cost more than the round trip of a cached page's one read. A client
-    is thread-safe; the pool is what holds the connections."""
+    is thread-safe; the pool is what holds the connections, but for ``get_many``'s
+    own one per thread."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._clients: dict[int, Any] = {}
+        self._readers = threading.local()
 
     def get_client(self, key: Any = None, *, write: bool = False) -> Any:
         pool = self._get_connection_pool(write)  # type: ignore[attr-defined]
@@ -161,6 +170,50 @@ class ReusedClients(RedisCacheClient):
             new = self._client  # type: ignore[attr-defined]  # redis.Redis
             client = self._clients[id(pool)] = new(connection_pool=pool)
         return client
+
+    def get_many(self, keys: Any) -> dict[Any, Any]:
+        """Django's ``get_many`` (one ``MGET``, the values found unpickled), sent and
+        read on this thread's own connection (:meth:`_reader`). Through
+        ``redis.Redis.mget`` and the pool the same round trip cost the worker about
+        three times the CPU of the socket's work (the command's dispatch, its retry
+        wrapper, the pool's lock, its check of the connection before each command,
+        the client's metrics), and every cached page pays it once: the generations
+        (``docs/performance.md``, "Issue 23, the fourth stop"). A connected
+        connection that the server has closed since its last read (a restart) fails
+        at once: it is made again and the read sent once more, which is what the
+        pool's check before each command does. Any other failure (connecting, a
+        timeout) is raised as through the pool, which retries nothing (the
+        connection closed: redis-py's rule)."""
+        keys = list(keys)
+        if not keys:
+            return {}  # (``MGET`` of nothing is an error)
+        connection = self._reader()
+        connected = connection._sock is not None  # (redis-py's own test of it)
+        command = connection.pack_command("MGET", *keys)
+        try:
+            connection.send_packed_command(command)
+            values = connection.read_response()
+        except RedisConnectionError:
+            if not connected:
+                raise
+            connection.send_packed_command(command)  # connects again
+            values = connection.read_response()
+        loads = self._serializer.loads  # type: ignore[attr-defined]
+        return {
+            key: loads(value) for key, value in zip(keys, values, strict=True) if value is not None
+        }
+
+    def _reader(self) -> Any:
+        """This thread's connection for ``get_many``, made with the read pool's
+        settings (a new one in a forked process). Only ``get_many`` uses it, one
+        command and its whole reply at a time: nothing is ever left on it to read."""
+        pool = self._get_connection_pool(False)  # type: ignore[attr-defined]
+        own = self._readers
+        connection = getattr(own, "connection", None)
+        if connection is None or own.pool is not pool or own.pid != os.getpid():
+            connection = pool.connection_class(**pool.connection_kwargs)
+            own.connection, own.pool, own.pid = connection, pool, os.getpid()
+        return connection
 
 
 class SafeRedisCache(RedisCache):
@@ -179,7 +232,23 @@ class SafeRedisCache(RedisCache):
     touch = _safe(_false)(RedisCache.touch)
     delete = _safe(_false)(RedisCache.delete)
     has_key = _safe(_false)(RedisCache.has_key)
-    get_many = _safe(_empty)(RedisCache.get_many)
+
+    @_safe(_empty)
+    def get_many(self, keys: Any, version: int | None = None) -> dict[str, Any]:
+        """``RedisCache.get_many``, each key made and checked once per backend (the
+        same few names at every request: the generations)."""
+        made: dict[tuple[str, int | None], str] = self.__dict__.setdefault("_made", {})
+        names: dict[Any, str] = {}
+        for key in keys:
+            full = made.get((key, version))
+            if full is None:
+                if len(made) >= MADE_KEYS:
+                    made.clear()
+                full = made[(key, version)] = self.make_and_validate_key(key, version=version)
+            names[full] = key
+        found = self._cache.get_many(names)
+        return {names[full]: value for full, value in found.items()}
+
     set_many = _safe(_all_failed)(RedisCache.set_many)
     delete_many = _safe(_none)(RedisCache.delete_many)
 

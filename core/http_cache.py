@@ -108,7 +108,11 @@ def page_validators(request: HttpRequest, content: Validators) -> Validators:
 
 
 def not_modified(request: HttpRequest, validators: Validators) -> HttpResponseBase | None:
-    """The 304 for a conditional GET that ``validators`` still match, else None."""
+    """The 304 for a conditional GET that ``validators`` still match, else None
+    (at once for a request without a condition: most of them)."""
+    meta = request.META
+    if not any(header in meta for header in CONDITIONS):
+        return None
     return get_conditional_response(
         request, etag=validators.etag, last_modified=_timestamp(validators.last_modified)
     )
@@ -122,15 +126,26 @@ def finish(
     private: bool,
     vary: Iterable[str] = (),
 ) -> HttpResponseBase:
-    """Set the validators and the caching rules on a 200 (or a 304)."""
-    response["ETag"] = validators.etag
-    response["Last-Modified"] = http_date(_timestamp(validators.last_modified))
+    """Set the validators and the caching rules on a 200 (or a 304). Where the
+    response has no ``Cache-Control`` or no ``Vary`` yet, it is written whole, as
+    ``patch_cache_control`` or ``patch_vary_headers`` would write it (they parse
+    the header there first)."""
+    headers = response.headers
+    headers["ETag"] = validators.etag
+    headers["Last-Modified"] = http_date(_timestamp(validators.last_modified))
     max_age = LONG if immutable else SHORT
-    if private:
-        patch_cache_control(response, private=True, max_age=max_age)
+    if response.get("Cache-Control"):
+        if private:
+            patch_cache_control(response, private=True, max_age=max_age)
+        else:
+            patch_cache_control(response, public=True, max_age=max_age)
     else:
-        patch_cache_control(response, public=True, max_age=max_age)
-    patch_vary_headers(response, tuple(vary))
+        headers["Cache-Control"] = f"{'private' if private else 'public'}, max-age={max_age}"
+    if "Vary" in headers:
+        patch_vary_headers(response, tuple(vary))
+    else:
+        names = list(vary)
+        headers["Vary"] = "*" if "*" in names else ", ".join(names)
     return response
 
 

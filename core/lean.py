@@ -28,6 +28,7 @@ from typing import Any
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.utils.cache import patch_vary_headers
+from rest_framework.compat import LONG_SEPARATORS, SHORT_SEPARATORS
 from rest_framework.renderers import JSONRenderer
 
 #: what a plain request may say it accepts: DRF answers each of them with JSON
@@ -38,6 +39,16 @@ JSON_ACCEPTS = frozenset({"", "*/*", "application/json"})
 THROTTLE_WAITS = "lean_throttle_waits"
 
 _RENDERER = JSONRenderer()
+#: ``JSONRenderer.render``'s encoder for a media type without ``indent``, made once:
+#: ``json.dumps`` makes the same one at each call, after the renderer has parsed the
+#: media type's parameters to find none
+_ENCODER = JSONRenderer.encoder_class(
+    ensure_ascii=JSONRenderer.ensure_ascii,
+    allow_nan=not JSONRenderer.strict,
+    separators=SHORT_SEPARATORS if JSONRenderer.compact else LONG_SEPARATORS,
+)
+#: the ``Allow`` of a read-only DRF view (``GET`` and the two it answers itself)
+ALLOW = "GET, HEAD, OPTIONS"
 
 Answer = Callable[..., HttpResponseBase | None]
 
@@ -121,8 +132,12 @@ def json_response(data: Any, headers: dict[str, str] | None = None) -> HttpRespo
 
 def json_bytes(data: Any) -> bytes:
     """``data`` as ``JSONRenderer`` writes it for ``application/json`` (compact, not
-    ASCII-escaped, NaN refused, DRF's encoder for dates and decimals)."""
-    return _RENDERER.render(data, JSONRenderer.media_type)
+    ASCII-escaped, NaN refused, DRF's encoder for dates and decimals; the two line
+    separators escaped, as the renderer escapes them)."""
+    if data is None:
+        return b""
+    text = _ENCODER.encode(data)
+    return text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029").encode()
 
 
 def drf_headers(
@@ -133,6 +148,7 @@ def drf_headers(
     a ``Vary`` already set) and ``Allow``."""
     for name, value in (headers or {}).items():
         response[name] = value
-    patch_vary_headers(response, ("Accept",))
-    response["Allow"] = "GET, HEAD, OPTIONS"
+    if response.headers.get("Vary") != "Accept":  # what ``finish`` wrote: nothing to add
+        patch_vary_headers(response, ("Accept",))
+    response.headers["Allow"] = ALLOW
     return response

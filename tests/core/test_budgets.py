@@ -19,15 +19,24 @@ from tests.faults.services import PrivateRedis
 
 @pytest.fixture
 def commands(monkeypatch) -> Counter[str]:
-    """The Redis commands sent, by name (every client, this process)."""
+    """The Redis commands sent, by name (every client, this process): through
+    ``redis.Redis``, and on a connection directly (``ReusedClients.get_many``
+    packs its command with the connection's ``pack_command``, which ``redis.Redis``'s
+    own commands do not call)."""
     sent: Counter[str] = Counter()
     execute = redis.Redis.execute_command
+    pack = redis.connection.AbstractConnection.pack_command
 
     def counting(self, *args, **options):
         sent[str(args[0])] += 1
         return execute(self, *args, **options)
 
+    def packing(self, *args):
+        sent[str(args[0])] += 1
+        return pack(self, *args)
+
     monkeypatch.setattr(redis.Redis, "execute_command", counting)
+    monkeypatch.setattr(redis.connection.AbstractConnection, "pack_command", packing)
     return sent
 
 
