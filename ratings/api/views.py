@@ -38,7 +38,7 @@ from rest_framework.views import APIView
 from core.api_cache import body_key, conditional, rendered, served
 from core.generations import Generation
 from core.http_cache import Validators, generations_and_body, not_modified, page_parts
-from core.lean import LeanThrottles, lean
+from core.lean import LeanThrottles, handled, lean
 from core.pagination import Pagination
 from federation.models import Game, Player
 from federation.months import parse_month
@@ -229,9 +229,10 @@ def _month(text: str) -> date:
     return first_day
 
 
-class RankingDetail(APIView):
+class RankingDetail(LeanThrottles, APIView):
     """One published list: ranked entries and provisional players, paginated; or, with
-    ``?format=csv``, the whole list as CSV."""
+    ``?format=csv``, the whole list as CSV. A plain read of a page (``?page=`` or none)
+    is its ``get`` without DRF's dispatch (``core.lean.handled``)."""
 
     renderer_classes = [*APIView.renderer_classes, CSVRenderer]
 
@@ -470,7 +471,13 @@ class PlayerRanking(APIView):
 ranking_index = RankingIndex.as_view()
 
 
-ranking_detail = RankingDetail.as_view()
+def _plain_ranking(request: HttpRequest, game: str, month: str) -> HttpResponseBase | None:
+    """A plain read of a list's page: ``RankingDetail.get`` without DRF's dispatch."""
+    return handled(_ranking_detail, request, game=game, month=month)
+
+
+_ranking_detail = RankingDetail.as_view()
+ranking_detail = lean(_ranking_detail, _plain_ranking, reads=("page",))
 
 
 ranking_month_list = RankingMonthList.as_view()
