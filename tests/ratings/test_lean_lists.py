@@ -21,6 +21,7 @@ from core.generations import LISTS, MATCHES, PLAYERS
 from core.near_cache import near
 from federation.models import Player
 from ratings.api import views as ranking_views
+from tests.core.test_budgets import commands  # noqa: F401  (a fixture)
 from tests.scoring.test_answers_as_rows import LANGUAGES, published  # noqa: F401  (a fixture)
 from tests.scoring.test_lean_reads import ACCEPTS, header_kwargs, same, throttled_reads
 from tournaments.api.matches import MatchViewSet
@@ -178,3 +179,22 @@ def test_the_throttles_still_count_a_plain_list_read(monkeypatch, lists, url, vi
     assert [status for status, _, _ in lean] == [found, found, 429, 429]
     assert [(status, body) for status, body, _ in lean] == [(s, b) for s, b, _ in drf]
     assert all(wait is not None for status, _, wait in lean if status == 429)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("url", [f"{RANKING}?page=2", "/api/v1/matches/?player=p00"])
+def test_a_cold_list_reads_its_generations_with_its_body(lists, commands, url):  # noqa: F811
+    """One Redis round trip for the generations and the body's read (with a fill of
+    the client's budget) when the generations are those this process saw last."""
+    client = Client()
+    client.get(f"{RANKING}?page=1")  # the list's row kept, the generations seen
+    client.get("/api/v1/matches/?player=p01")
+    _emptied()
+    commands.clear()
+    assert client.get(url).status_code == 200
+    # the API's two throttles (the suite runs with them), the generations with the
+    # body's miss and a fill, the body's write
+    assert commands == {"EVALSHA": 3, "SET": 1}
+    commands.clear()
+    assert client.get(url).status_code == 200
+    assert commands == {"EVALSHA": 2, "MGET": 1}  # the body is this process's copy
