@@ -33,7 +33,6 @@ from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.utils.cache import patch_vary_headers
-from rest_framework.compat import split_header_value
 from rest_framework.exceptions import APIException
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
@@ -173,7 +172,7 @@ def handled(view: Any, request: HttpRequest, **kwargs: Any) -> HttpResponseBase 
     # APIView.finalize_response's, for an answer that is not a Response
     vary = instance.headers.pop("Vary", None)
     if vary is not None:
-        patch_vary_headers(response, list(split_header_value(vary)))
+        patch_vary_headers(response, [part.strip() for part in vary.split(",") if part.strip()])
     for header, value in instance.headers.items():
         response[header] = value
     return response
