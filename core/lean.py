@@ -5,10 +5,14 @@ checking the permissions, finalizing and rendering the ``Response``) costs about
 much CPU as a whole bare request: for a read of one object in one query it is most
 of the view's work (``docs/performance.md``, "Issue 23, third stop"). :func:`lean`
 wraps a DRF view function so that a *plain* request (:func:`plain`: an anonymous
-``GET`` asking for JSON, without a query string or a format suffix) is answered by a
-small function that writes the very bytes and headers the view would; every other
-request, and every plain one the small function declines (it returns None: no such
-object, a case it does not write), goes to the view unchanged.
+``GET`` asking for JSON, without a format suffix, and without a query string but the
+parameters the view lets through, each once) is answered by a small function that
+writes the very bytes and headers the view would; every other request, and every
+plain one the small function declines (it returns None: no such object, a case it
+does not write), goes to the view unchanged. :func:`handled` is such a function for
+a view whose own handler already writes its JSON bytes (a cached answer): the
+handler called as DRF's dispatch would call it for a plain request, without the
+dispatch (the request's wrapping, negotiation, authentication).
 
 What DRF would still do for a plain request is done here too: its throttles count
 the request (:func:`throttled`: a refusal is left to the view, which refuses it with
@@ -22,14 +26,18 @@ schema (the wrapper carries the view function's attributes).
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse, HttpResponseBase
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.utils.cache import patch_vary_headers
 from rest_framework.compat import LONG_SEPARATORS, SHORT_SEPARATORS
+from rest_framework.exceptions import APIException
 from rest_framework.renderers import JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
 
 #: what a plain request may say it accepts: DRF answers each of them with JSON
 #: (``application/json``, no parameter: no ``indent``); a browser's ``text/html``
@@ -49,23 +57,33 @@ _ENCODER = JSONRenderer.encoder_class(
 )
 #: the ``Allow`` of a read-only DRF view (``GET`` and the two it answers itself)
 ALLOW = "GET, HEAD, OPTIONS"
+JSON_MEDIA_TYPE = JSONRenderer.media_type
 
 Answer = Callable[..., HttpResponseBase | None]
 
 
-def plain(request: HttpRequest) -> bool:
+def plain(request: HttpRequest, reads: Collection[str] = ()) -> bool:
     """Whether DRF would answer ``request`` as an anonymous read in JSON with nothing
-    asked beyond the URL: a ``GET`` without a query string, an ``Accept`` that DRF
-    negotiates to plain JSON, no ``Authorization`` header (a token) and no session
-    cookie (a logged-in user; a login may change the answer)."""
+    asked beyond the URL and the query parameters ``reads`` (each given once): a
+    ``GET``, an ``Accept`` that DRF negotiates to plain JSON, no ``Authorization``
+    header (a token), no session cookie (a logged-in user; a login may change the
+    answer) and no user forced on it (the test client's ``force_authenticate``)."""
     meta = request.META
     return (
         request.method == "GET"
-        and not meta.get("QUERY_STRING")
+        and (not meta.get("QUERY_STRING") or (bool(reads) and _reads_only(request, reads)))
         and meta.get("HTTP_ACCEPT", "").strip() in JSON_ACCEPTS
         and "HTTP_AUTHORIZATION" not in meta
         and settings.SESSION_COOKIE_NAME not in request.COOKIES
+        and getattr(request, "_force_auth_user", None) is None
+        and getattr(request, "_force_auth_token", None) is None
     )
+
+
+def _reads_only(request: HttpRequest, reads: Collection[str]) -> bool:
+    """Whether the query of ``request`` names ``reads`` only, each once."""
+    query = request.GET
+    return all(name in reads and len(query.getlist(name)) == 1 for name in query)
 
 
 def throttled(view: Any, request: HttpRequest, kwargs: dict[str, Any]) -> bool:
@@ -102,14 +120,17 @@ class LeanThrottles:
             self.throttled(request, max(durations, default=None))  # type: ignore[attr-defined]
 
 
-def lean(view: Callable[..., HttpResponseBase], answer: Answer) -> Callable[..., HttpResponseBase]:
+def lean(
+    view: Callable[..., HttpResponseBase], answer: Answer, reads: Collection[str] = ()
+) -> Callable[..., HttpResponseBase]:
     """``view`` (a DRF view function) answering its plain requests with ``answer``
-    (called with the request and the URL's arguments; None: the view answers).
+    (called with the request and the URL's arguments; None: the view answers);
+    ``reads``: the query parameters a plain request may give (:func:`plain`).
     A ``format`` suffix in the URL (``.json``, ``.api``) always goes to the view."""
 
     @functools.wraps(view)
     def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
-        if not args and "format" not in kwargs and plain(request):
+        if not args and "format" not in kwargs and plain(request, reads):
             if request.user.is_authenticated:  # never without a session; read as DRF does
                 return view(request, *args, **kwargs)
             if throttled(view, request, kwargs):
@@ -120,6 +141,52 @@ def lean(view: Callable[..., HttpResponseBase], answer: Answer) -> Callable[...,
         return view(request, *args, **kwargs)
 
     return wrapper
+
+
+def handled(view: Any, request: HttpRequest, **kwargs: Any) -> HttpResponseBase | None:
+    """What the ``GET`` handler of the DRF view function ``view`` answers the plain
+    ``request`` (the URL's arguments ``kwargs``), called as ``APIView.dispatch`` calls
+    it, without the dispatch: the request wrapped for an anonymous user (no
+    authenticator asked: a plain request has no credentials), the view's first
+    renderer taken as DRF's negotiation takes it for a plain ``Accept`` (it must be
+    JSON), the permissions checked, then ``finalize_response``'s headers (``Vary:
+    Accept``, ``Allow``) set on the handler's answer. None (the view answers) when the
+    handler refuses (an API error, a 404: DRF's exception handler writes those) or
+    answers a ``Response`` still to render."""
+    instance = view.cls(**view.initkwargs)
+    actions = getattr(view, "actions", None)
+    name = actions["get"] if actions else "get"
+    if actions:  # as ViewSetMixin.as_view's view sets a viewset up (its Allow header)
+        actions = {"head": actions["get"], **actions}
+        instance.action_map, instance.action = actions, name
+        for method, action in actions.items():
+            setattr(instance, method, getattr(instance, action))
+    else:  # as View.as_view's (``head`` answered by ``get``: its Allow header)
+        instance.setup(request, **kwargs)
+    renderer = instance.renderer_classes[0]()
+    if not isinstance(renderer, JSONRenderer) or renderer.media_type != JSON_MEDIA_TYPE:
+        return None
+    context = {"view": instance, "args": (), "kwargs": kwargs}
+    wrapped = Request(request, authenticators=(), parser_context=context)
+    wrapped.accepted_renderer, wrapped.accepted_media_type = renderer, renderer.media_type
+    wrapped.version, wrapped.versioning_scheme = None, None
+    instance.args, instance.kwargs, instance.request = (), kwargs, wrapped
+    instance.format_kwarg = None
+    instance.headers = instance.default_response_headers
+    try:
+        instance.check_permissions(wrapped)
+        response = getattr(instance, name)(wrapped, **kwargs)
+    except (APIException, Http404, PermissionDenied):
+        return None
+    if isinstance(response, Response):
+        return None
+    # APIView.finalize_response's, for an answer that is not a Response
+    vary = instance.headers.pop("Vary", None)
+    if vary is not None:
+        patch_vary_headers(response, [part.strip() for part in vary.split(",") if part.strip()])
+    for header, value in instance.headers.items():
+        response[header] = value
+    return response
 
 
 def json_response(data: Any, headers: dict[str, str] | None = None) -> HttpResponseBase:

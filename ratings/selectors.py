@@ -323,40 +323,46 @@ def written(
 
 
 #: a float as ``float.__repr__`` writes it (what ``json.dumps`` writes), where
-#: PostgreSQL's shortest round-trip text (``extra_float_digits`` above 0) is the same
-#: digits: fixed notation between 1e-4 and 1e15, ".0" after an integral value; NULL
-#: elsewhere (the page is then written the Python way)
+#: PostgreSQL's shortest round-trip text (``extra_float_digits`` above 0, checked once
+#: a query by ``_ENTRIES_JSON_SQL``) is the same digits: fixed notation between 1e-4
+#: and 1e15, ".0" after an integral value; NULL elsewhere (the page is then written the
+#: Python way)
 _FLOAT_JSON = (
-    "CASE WHEN current_setting('extra_float_digits')::int <= 0 THEN NULL"
-    " WHEN {x} = trunc({x}) AND abs({x}) < 1e15 THEN {x}::text || '.0'"
+    "CASE WHEN {x} = trunc({x}) AND abs({x}) < 1e15 THEN {x}::text || '.0'"
     " WHEN abs({x}) >= 1e-4 AND abs({x}) < 1e15 THEN {x}::text END"
 )
 
 #: a slice of a list's part as the JSON array of its entries (``ranked_entry`` or
 #: ``provisional_entry`` rendered by DRF's ``JSONRenderer``), written by PostgreSQL; a
 #: name it cannot write is left as chr(1) (no JSON text holds one: ``to_json`` escapes
-#: control characters), its player's handle and name given beside in order
+#: control characters), its player's handle and name given beside in order. Each level
+#: is its own so that nothing is computed twice a row: the slice (``r``, its LIMIT keeps
+#: it a level) with its public name, then each entry's JSON (``t``, kept a level by
+#: ``OFFSET 0``: pulled up, its JSON would be written for each aggregate that reads it);
+#: ``extra_float_digits`` read once (an InitPlan), not twice a row.
 _ENTRIES_JSON_SQL = (
     "SELECT string_agg(t.j, ',' ORDER BY t.position),"
     " array_agg(t.handle ORDER BY t.position) FILTER (WHERE t.named IS NULL),"
     " array_agg(t.display_name ORDER BY t.position) FILTER (WHERE t.named IS NULL),"
     " bool_and(t.j IS NOT NULL)"
-    " FROM (SELECT e.position, p.handle, p.display_name, n.named,"
-    " '{{' || CASE WHEN e.provisional THEN ''"
-    " ELSE '\"rank\":' || COALESCE(e.rank::text, 'null') || ',' END"
-    " || '\"player\":' || to_json(p.handle)::text"
-    " || ',\"name\":' || COALESCE(n.named, chr(1))"
-    " || ',\"fladub\":' || e.fladub || ',\"mu\":' || ({mu})"
+    " AND (SELECT current_setting('extra_float_digits')::int > 0)"
+    " FROM (SELECT r.position, r.handle, r.display_name, r.named,"
+    " '{{' || CASE WHEN r.provisional THEN ''"
+    " ELSE '\"rank\":' || COALESCE(r.rank::text, 'null') || ',' END"
+    " || '\"player\":' || to_json(r.handle)::text"
+    " || ',\"name\":' || COALESCE(r.named, chr(1))"
+    " || ',\"fladub\":' || r.fladub || ',\"mu\":' || ({mu})"
     " || ',\"sigma\":' || ({sigma})"
-    " || ',\"results_counted\":' || e.results_counted"
-    " || ',\"movement\":' || COALESCE(e.movement::text, 'null') || '}}' AS j"
+    " || ',\"results_counted\":' || r.results_counted"
+    " || ',\"movement\":' || COALESCE(r.movement::text, 'null') || '}}' AS j"
+    " FROM (SELECT e.position, e.provisional, e.rank, e.fladub, e.mu, e.sigma,"
+    " e.results_counted, e.movement, p.handle, p.display_name, {name} AS named"
     " FROM ratings_rankingentry e JOIN federation_player p ON p.id = e.player_id"
-    " CROSS JOIN LATERAL (SELECT {name} AS named) n"
     " WHERE e.ranking_id = %s AND e.provisional = %s AND e.position >= %s"
-    " ORDER BY e.position LIMIT %s OFFSET %s) t"
+    " ORDER BY e.position LIMIT %s OFFSET %s) r OFFSET 0) t"
 ).format(
-    mu=_FLOAT_JSON.format(x="e.mu"),
-    sigma=_FLOAT_JSON.format(x="e.sigma"),
+    mu=_FLOAT_JSON.format(x="r.mu"),
+    sigma=_FLOAT_JSON.format(x="r.sigma"),
     name=public_name_json_sql("p"),
 )
 

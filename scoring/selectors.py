@@ -407,7 +407,7 @@ def match_first_page_json(
         return OVER_CAP
     if any(row[1] is None or row[2] is None for row in found):
         return None
-    names: dict[tuple[str, str, bool], str] = {}
+    written_names: dict[tuple[str, str], str] = {}  # a player's name in JSON, once a page
     out = []
     for head, submitted, tail, handles, shown, *_ in found:
         written = when(_EPOCH + timedelta(microseconds=submitted))
@@ -416,7 +416,11 @@ def match_first_page_json(
             pieces = tail.split("\x01")
             out.append(pieces[0])
             for piece, handle, name in zip(pieces[1:], handles, shown, strict=True):
-                out += [encode_basestring(_name(names, handle, name, False)), piece]
+                text = written_names.get((handle, name))
+                if text is None:
+                    text = encode_basestring(public_display_name(handle, name, False))
+                    written_names[handle, name] = text
+                out += [text, piece]
         else:
             out.append(tail)
         out.append(",")

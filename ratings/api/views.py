@@ -35,10 +35,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from core.api_cache import conditional, rendered, served
+from core.api_cache import body_key, conditional, rendered, served
 from core.generations import Generation
-from core.http_cache import Validators, not_modified, page_parts
-from core.lean import LeanThrottles, lean
+from core.http_cache import Validators, generations_and_body, not_modified, page_parts
+from core.lean import LeanThrottles, handled, lean
 from core.pagination import Pagination
 from federation.models import Game, Player
 from federation.months import parse_month
@@ -61,7 +61,6 @@ from ratings.caching import (
     MATCHES,
     PLAYERS,
     changed_at,
-    generations,
     list_key,
     published_list,
     tag,
@@ -230,9 +229,10 @@ def _month(text: str) -> date:
     return first_day
 
 
-class RankingDetail(APIView):
+class RankingDetail(LeanThrottles, APIView):
     """One published list: ranked entries and provisional players, paginated; or, with
-    ``?format=csv``, the whole list as CSV."""
+    ``?format=csv``, the whole list as CSV. A plain read of a page (``?page=`` or none)
+    is its ``get`` without DRF's dispatch (``core.lean.handled``)."""
 
     renderer_classes = [*APIView.renderer_classes, CSVRenderer]
 
@@ -260,17 +260,31 @@ class RankingDetail(APIView):
         revision = request.query_params.get("revision")
         if revision is not None and not (revision.isascii() and revision.isdigit()):
             raise ValidationError({"revision": "a revision number"})
-        gens = generations(LISTS, PLAYERS)
-        ranking = _published(game, first_day, int(revision) if revision else None, gens[LISTS])
+        number = int(revision) if revision else None
+        kind = request.accepted_renderer.format
+        url = page_parts(request, html=False)
+
+        def validators_of(ranking: RankingList, gens: dict[str, Generation]) -> Validators:
+            return Validators.of(
+                [ranking.pk, gens[PLAYERS], kind, *url],
+                max(ranking.published_at, changed_at(gens[PLAYERS])),
+            )
+
+        def key_of(gens: dict[str, Generation]) -> str | None:
+            # a guess costs no round trip and no query: the list this process keeps
+            ranking = _LISTS.get(list_key(game, first_day, number, gens[LISTS]))
+            if ranking is None or kind != "json":
+                return None
+            return body_key(request, validators_of(ranking, gens).key)
+
+        # the generations and the body's read in one round trip (when they have not moved)
+        gens, prefetched = generations_and_body(request._request, (LISTS, PLAYERS), key_of)
+        ranking = _published(game, first_day, number, gens[LISTS])
         if ranking is None:
             raise NotFound(f"no published {game} ranking for {month}")
-        kind = request.accepted_renderer.format
         if kind not in ("json", "csv"):  # the browsable API: a page for people, not cached
             return Response(self.page_data(request, ranking, gens))
-        validators = Validators.of(
-            [ranking.pk, gens[PLAYERS], kind, *page_parts(request, html=False)],
-            max(ranking.published_at, changed_at(gens[PLAYERS])),
-        )
+        validators = validators_of(ranking, gens)
         response = not_modified(request._request, validators)
         if response is None and kind == "csv":
             response = ranking_csv(ranking, validators.key, by=request._request)
@@ -280,6 +294,7 @@ class RankingDetail(APIView):
                 validators.key,
                 lambda: self.page_data(request, ranking, gens),
                 body=lambda: self.page_json(request, ranking, gens),
+                prefetched=prefetched,
             )
         # a revision asked for by number never changes; the month's latest may be re-run
         return served(request, response, validators, immutable=revision is not None)
@@ -456,7 +471,13 @@ class PlayerRanking(APIView):
 ranking_index = RankingIndex.as_view()
 
 
-ranking_detail = RankingDetail.as_view()
+def _plain_ranking(request: HttpRequest, game: str, month: str) -> HttpResponseBase | None:
+    """A plain read of a list's page: ``RankingDetail.get`` without DRF's dispatch."""
+    return handled(_ranking_detail, request, game=game, month=month)
+
+
+_ranking_detail = RankingDetail.as_view()
+ranking_detail = lean(_ranking_detail, _plain_ranking, reads=("page",))
 
 
 ranking_month_list = RankingMonthList.as_view()

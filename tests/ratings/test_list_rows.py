@@ -285,6 +285,22 @@ def test_entries_json_is_what_the_renderer_wrote_of_the_rows(october, public):
     assert written
 
 
+@pytest.mark.django_db
+def test_entries_json_leaves_floats_to_python_when_postgresql_writes_them_short(october):
+    """With ``extra_float_digits`` at 0 or below PostgreSQL's floats are not Python's
+    digits: the slice is not written by it (read once a query, not a row)."""
+    part = selectors.ListPart(RankingList.objects.get(pk=october.pk), provisional=False)
+    assert selectors.entries_json(part, 0, 2) is not None
+    with connection.cursor() as cursor:
+        cursor.execute("SET extra_float_digits = 0")
+        try:
+            assert selectors.entries_json(part, 0, 2) is None
+            assert selectors.entries_json(part, 0, 0) is None  # an empty slice too
+        finally:
+            cursor.execute("SET extra_float_digits = 1")
+    assert selectors.entries_json(part, 0, 2) is not None
+
+
 @pytest.mark.parametrize(
     "url",
     [

@@ -12,7 +12,7 @@ from django.http import HttpRequest, HttpResponseBase
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import serializers
 
-from core.lean import LeanThrottles, json_response, lean
+from core.lean import LeanThrottles, handled, json_response, lean
 from core.params import MAXIMUM, digits
 from scoring.api import matches as scoring_api
 from scoring.api import serializers as scoring_serializers
@@ -111,10 +111,14 @@ class MatchViewSet(LeanThrottles, scoring_api.MatchViewSet):
     @classmethod
     def as_view(cls, actions=None, **initkwargs):
         """The detail's view answers a plain read itself (``core.lean``:
-        :func:`lean_detail`); the other views are DRF's."""
+        :func:`lean_detail`), the list's a plain read of ``?player=`` (or of the whole
+        list) by its handler (``core.lean.handled``); the other views are DRF's."""
         view = super().as_view(actions, **initkwargs)
         if actions is not None and actions.get("get") == "retrieve":
             return lean(view, lean_detail)
+        if actions is not None and actions.get("get") == "list":
+            # a player's matches (or the whole list): the list's own handler, no dispatch
+            return lean(view, functools.partial(handled, view), reads=("player",))
         return view
 
     def record(self, data: dict[str, Any], user: Any) -> Recorded:
