@@ -8,6 +8,7 @@ escapes it; the texts the template's ``translate`` tags wrote unescaped stay so.
 from __future__ import annotations
 
 import functools
+import html
 from collections.abc import Callable, Iterable
 from typing import Any
 from urllib.parse import quote
@@ -201,21 +202,37 @@ def _country(code: str) -> str:
 @register.filter
 def ranked_rows(rows: Iterable[EntryRow]) -> SafeString:
     """The ranked table's rows (``ratings.selectors.EntryRow``): rank, player,
-    number, movement, club, country, results."""
-    cells, out, plural, number = _Cells(), [], _plural(), _numbers()
-    moves = _moves(plural)
-    player, place = cells.player, cells.club_and_country  # looked up once a page
+    number, movement, club, country, results. A cold list page writes a hundred: what
+    a row needs is looked up once a page and its cells written inline (``_Cells``
+    writes the same, a call each)."""
+    cells, out, plural = _Cells(), [], _plural()
+    moves, places = _moves(plural), cells.places
+    number, plain = shown_text, not settings.USE_THOUSAND_SEPARATOR
+    head, tail = cells.around
+    word, escape = PLAIN_ARGUMENT.fullmatch, html.escape
     for row in rows:
-        key = (row.movement, row.provisional)
-        moved = moves.get(key)
-        if moved is None:
-            moved = moves[key] = movement(row, plural)
+        rank, handle, name, fladub, _mu, _sigma, counted, moved, provisional, club, country = row
+        written = moves.get((moved, provisional))
+        if written is None:
+            written = moves[(moved, provisional)] = movement(row, plural)
+        if word(handle) and not handle.isdigit():  # as ``_Cells.player``
+            url = f"{head}{handle}{tail}"
+        else:
+            url = conditional_escape(url_of(handle, "player-detail"))
+        place = places.get((club, country))
+        if place is None:
+            place = cells.club_and_country(row)
+        if plain and type(rank) is int and type(fladub) is int and type(counted) is int:
+            cols = str(rank), str(fladub), str(counted)  # as ``_number``
+        else:
+            cols = number(rank), number(fladub), number(counted)
         out.append(
-            f'\n    <tr><td class="num">{number(row.rank)}</td><td>{player(row)}</td>'
-            f'\n        <td class="num">{number(row.fladub)}</td>'
-            f'<td class="num">{moved}\n</td>'  # the include's last line end
-            f"\n        {place(row)}"
-            f'\n        <td class="num">{number(row.results_counted)}</td></tr>\n  '
+            f'\n    <tr><td class="num">{cols[0]}</td><td><a href="{url}">'
+            f"{escape(name) if type(name) is str else shown_text(name)}</a></td>"
+            f'\n        <td class="num">{cols[1]}</td>'
+            f'<td class="num">{written}\n</td>'  # the include's last line end
+            f"\n        {place}"
+            f'\n        <td class="num">{cols[2]}</td></tr>\n  '
         )
     return mark_safe("".join(out))  # every value escaped
 
