@@ -8,8 +8,10 @@ escapes it; the texts the template's ``translate`` tags wrote unescaped stay so.
 from __future__ import annotations
 
 import functools
+import gettext as gettext_module
 import html
 from collections.abc import Callable, Iterable
+from gettext import GNUTranslations
 from typing import Any
 from urllib.parse import quote
 
@@ -38,20 +40,27 @@ register = template.Library()
 _COUNTRY: Any = Player.country
 
 
-def movement(entry: Any, plural: Callable[[str, str, int], str] = ngettext) -> str:
+def movement(
+    entry: Any,
+    plural: Callable[[str, str, int], str] = ngettext,
+    number: Callable[[Any], str] | None = None,
+) -> str:
     """``ratings/_movement.html`` for ``entry`` (without the file's last line end):
     new, up, down or the same place. ``plural``: ``ngettext``, or the active
-    catalogue's own (``_plural``)."""
+    catalogue's own (``_plural``); ``number``: ``_number``, or its page's
+    (``_numbers``)."""
     moved = entry.movement
     if moved is None:
         return "–" if entry.provisional else gettext("new")
+    if number is None:
+        number = _number
     if moved > 0:
-        shown = _number(moved)
+        shown = number(moved)
         title = plural("up %(n)s place", "up %(n)s places", moved) % {"n": shown}
         return f'<span class="up" title="{title}">▲ {shown}</span>'
     if moved < 0:
         n = -moved
-        shown = _number(n)
+        shown = number(n)
         title = plural("down %(n)s place", "down %(n)s places", n) % {"n": shown}
         return f'<span class="down" title="{title}">▼ {shown}</span>'
     return f'<span title="{gettext("same place")}">=</span>'
@@ -103,18 +112,33 @@ class _Plurals:
             for texts, form in zip(parts._catalogs, parts._plurals, strict=True)
             if any(type(key) is tuple and key[0] == singular for key in texts)
         ]
-        fallback = getattr(translation, "_fallback", None)
+        first = getattr(translation, "_fallback", None)
+        holding = _holding(first, singular)
 
         def choose(n: int) -> str:  # ``DjangoTranslation.ngettext``
             for texts, form in holders:  # ``TranslationCatalog.plural``
                 text = texts.get((singular, form(n)))
                 if text is not None:
                     return text
+            fallback = holding if type(n) is int else first
             if fallback:
                 return fallback.ngettext(singular, plural, n)
             return singular if n == 1 else plural
 
         return choose
+
+
+def _holding(fallback: Any, singular: str) -> Any:
+    """The first translation of the ``fallback`` chain that may hold ``singular``'s
+    plurals. A plain ``gettext`` translation without them is passed: for a whole
+    ``n`` its ``ngettext`` misses (``NullTranslations`` holds nothing) and asks its own
+    fallback, or chooses by ``n == 1`` without one, as ``choose`` does."""
+    while fallback and type(fallback) in (gettext_module.NullTranslations, GNUTranslations):
+        texts = getattr(fallback, "_catalog", None)
+        if texts is not None and any(type(key) is tuple and key[0] == singular for key in texts):
+            return fallback
+        fallback = getattr(fallback, "_fallback", None)
+    return fallback
 
 
 #: the ``_Plurals`` of the translations, by translation
@@ -207,14 +231,14 @@ def ranked_rows(rows: Iterable[EntryRow]) -> SafeString:
     writes the same, a call each)."""
     cells, out, plural = _Cells(), [], _plural()
     moves, places = _moves(plural), cells.places
-    number, plain = shown_text, not settings.USE_THOUSAND_SEPARATOR
+    number, plain, moving = shown_text, not settings.USE_THOUSAND_SEPARATOR, _numbers()
     head, tail = cells.around
     word, escape = PLAIN_ARGUMENT.fullmatch, html.escape
     for row in rows:
         rank, handle, name, fladub, _mu, _sigma, counted, moved, provisional, club, country = row
         written = moves.get((moved, provisional))
         if written is None:
-            written = moves[(moved, provisional)] = movement(row, plural)
+            written = moves[(moved, provisional)] = movement(row, plural, moving)
         if word(handle) and not handle.isdigit():  # as ``_Cells.player``
             url = f"{head}{handle}{tail}"
         else:
