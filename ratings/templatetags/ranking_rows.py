@@ -17,10 +17,11 @@ from urllib.parse import quote
 
 from django import template
 from django.conf import settings
+from django.core.signals import setting_changed
 from django.urls import get_script_prefix, get_urlconf
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext, ngettext, trans_real
+from django.utils.translation import get_language, gettext, ngettext, trans_real
 
 from federation.models import Player
 from ratings.selectors import EntryRow
@@ -318,18 +319,42 @@ def list_pages(context: Any, page: Any, param: str, anchor: str) -> SafeString:
         if k != param
     )
     link = f"?{kept}{shown_text(param)}="
-    out = [f'\n\n<nav class="pages" aria-label="{shown_text(gettext("Pages"))}">\n']
+    pages, previous, of, following = _pages_words()
+    out = [f'\n\n<nav class="pages" aria-label="{pages}">\n']
     if page.has_previous():
         number = shown_text(page.previous_page_number())
-        out.append(
-            f'<a href="{link}{number}{shown_text(anchor)}">« {shown_text(gettext("previous"))}</a>'
-        )
+        out.append(f'<a href="{link}{number}{shown_text(anchor)}">« {previous}</a>')
     words = {"number": shown_text(page.number), "total": shown_text(page.paginator.num_pages)}
-    out.append("\n" + gettext("page %(number)s of %(total)s") % words + "\n")
+    out.append("\n" + of % words + "\n")
     if page.has_next():
         number = shown_text(page.next_page_number())
-        out.append(
-            f'<a href="{link}{number}{shown_text(anchor)}">{shown_text(gettext("next"))} »</a>'
-        )
+        out.append(f'<a href="{link}{number}{shown_text(anchor)}">{following} »</a>')
     out.append("\n</nav>\n\n")
     return mark_safe("".join(out))  # every value escaped
+
+
+#: the pages' links' words by language: "Pages", "previous" (escaped), "page %(number)s
+#: of %(total)s" (its values escaped when written), "next" (escaped)
+_PAGES_WORDS: dict[str | None, tuple[str, str, str, str]] = {}
+
+
+def _pages_words() -> tuple[str, str, str, str]:
+    """``list_pages``' words in the active language (translated once per process)."""
+    language = get_language()
+    words = _PAGES_WORDS.get(language)
+    if words is None:
+        words = _PAGES_WORDS[language] = (
+            shown_text(gettext("Pages")),
+            shown_text(gettext("previous")),
+            gettext("page %(number)s of %(total)s"),
+            shown_text(gettext("next")),
+        )
+    return words
+
+
+def _forget(**kwargs: Any) -> None:
+    """A setting changed (in tests): the words are translated again."""
+    _PAGES_WORDS.clear()
+
+
+setting_changed.connect(_forget, dispatch_uid="ratings-list-pages-words")
