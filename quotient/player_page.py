@@ -682,6 +682,9 @@ def _why_rows(
     match of two ranked players or more, its date (linked) and badges, age, weight,
     place and the others in rank order."""
     words, number, player, out, weights = cells.words, cells.number, cells.player, [], []
+    # a counted result names three players or so: their cells written inline, each
+    # name's link from the page's (``Cells.player``), a plain rank its digits
+    names, plain = cells.names, number is _plain_number
     (head, tail), new = cells.match_url, f' <span class="badge">{words["new"]}</span>'
     late = f' <span class="badge summary">{words["late"]}</span>'
     params, month = Params.from_dict(entry.parameters), month_index(entry.month)
@@ -700,18 +703,25 @@ def _why_rows(
         badges = new if own[6] == entry.month else ""
         if own[5]:
             badges += late
-        others = ", ".join(
-            f"{number(int(seat[RANK] or 0))}. {player(seat)}"
-            if seat[SCORE] is None
-            else f"{number(int(seat[RANK] or 0))}. {player(seat)} ({number(seat[SCORE])})"
-            for seat in ranked
-            if seat is not own
-        )
+        others = []
+        for seat in ranked:
+            if seat is own:
+                continue
+            rank, score = seat[RANK], seat[SCORE]
+            shown = str(rank) if plain and type(rank) is int else number(int(rank or 0))
+            link = names.get(seat[HANDLE]) or player(seat)
+            if score is None:
+                others.append(f"{shown}. {link}")
+            else:
+                scored = str(score) if plain and type(score) is int else number(score)
+                others.append(f"{shown}. {link} ({scored})")
+        rank = own[RANK]
+        shown = str(rank) if plain and type(rank) is int else number(int(rank or 0))
         out.append(
             f'\n    <tr><td><a href="{head}{own[0]}{tail}">{iso_day(own[1])}</a>{badges}</td>'
             f'\n        <td class="num">{number(months)}</td><td class="num">{weighed[1]}</td>'
-            f'<td class="num">{number(int(own[RANK] or 0))}</td>'
-            f"\n        <td>{others}</td></tr>\n  "
+            f'<td class="num">{shown}</td>'
+            f"\n        <td>{', '.join(others)}</td></tr>\n  "
         )
     return "".join(out), weights
 

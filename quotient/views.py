@@ -9,6 +9,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import render
 from django.utils.safestring import mark_safe
 
+from core.frame import framed_page
 from core.generations import Generation
 from core.http_cache import (
     Validators,
@@ -26,7 +27,6 @@ from federation.permissions import organised_clubs
 from quotient.match_page import match_html
 from quotient.me import me_digest, me_tools
 from quotient.player_page import player_html
-from quotient.templatetags.frame import framed_page
 from ratings.caching import LISTS, MATCHES, PLAYERS, changed_at
 from ratings.models import RankingList
 from scoring.models import Match, MatchEvent

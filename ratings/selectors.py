@@ -129,23 +129,31 @@ _ROWS_SQL = """
 
 
 def entry_row(values: tuple) -> EntryRow:
-    """An ``EntryRow`` from the columns of ``ROW_VALUES``."""
+    """An ``EntryRow`` from the columns of ``ROW_VALUES`` (a list page makes a hundred:
+    a consented name is the display name without a call, the tuple made directly)."""
     rank, handle, display_name, public_name, fladub, mu, sigma, counted, moved, *rest = values
     provisional, club, country = rest
-    name = public_display_name(handle, display_name, public_name)
-    return EntryRow(
-        rank,
-        handle,
-        name,
-        fladub,
-        mu,
-        sigma,
-        counted,
-        moved,
-        provisional,
-        club or "",
-        country or "",
+    name = display_name if public_name else public_display_name(handle, display_name, False)
+    return _new_row(
+        EntryRow,
+        (
+            rank,
+            handle,
+            name,
+            fladub,
+            mu,
+            sigma,
+            counted,
+            moved,
+            provisional,
+            club or "",
+            country or "",
+        ),
     )
+
+
+#: ``EntryRow._make`` without its call: the named tuple made from a tuple of its fields
+_new_row = tuple.__new__
 
 
 class Rows:

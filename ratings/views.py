@@ -16,6 +16,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext
 from django_countries import countries
 
+from core.frame import framed_page
 from core.generations import Generation
 from core.http_cache import (
     LONG,
@@ -137,7 +138,9 @@ def ranking_month(request: HttpRequest, game: str, month: str) -> HttpResponseBa
             by=request,
             prefetched=prefetched,
         )
-        response = render(request, "ratings/game_list.html", _page(ranking, body))
+        page = _page(ranking, body)
+        # ratings/game_list.html's page, without the engine (every value escaped)
+        response = framed_page(request, page["title"], page["content"])
     # the page shows its visitor and a CSRF token: browsers may keep it, shared caches not
     vary = ["Accept-Language", "Cookie"]
     return finish(response, validators, immutable=False, private=True, vary=vary)

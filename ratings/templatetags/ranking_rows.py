@@ -8,16 +8,20 @@ escapes it; the texts the template's ``translate`` tags wrote unescaped stay so.
 from __future__ import annotations
 
 import functools
+import gettext as gettext_module
+import html
 from collections.abc import Callable, Iterable
+from gettext import GNUTranslations
 from typing import Any
 from urllib.parse import quote
 
 from django import template
 from django.conf import settings
+from django.core.signals import setting_changed
 from django.urls import get_script_prefix, get_urlconf
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext, ngettext, trans_real
+from django.utils.translation import get_language, gettext, ngettext, trans_real
 
 from federation.models import Player
 from ratings.selectors import EntryRow
@@ -37,20 +41,27 @@ register = template.Library()
 _COUNTRY: Any = Player.country
 
 
-def movement(entry: Any, plural: Callable[[str, str, int], str] = ngettext) -> str:
+def movement(
+    entry: Any,
+    plural: Callable[[str, str, int], str] = ngettext,
+    number: Callable[[Any], str] | None = None,
+) -> str:
     """``ratings/_movement.html`` for ``entry`` (without the file's last line end):
     new, up, down or the same place. ``plural``: ``ngettext``, or the active
-    catalogue's own (``_plural``)."""
+    catalogue's own (``_plural``); ``number``: ``_number``, or its page's
+    (``_numbers``)."""
     moved = entry.movement
     if moved is None:
         return "–" if entry.provisional else gettext("new")
+    if number is None:
+        number = _number
     if moved > 0:
-        shown = _number(moved)
+        shown = number(moved)
         title = plural("up %(n)s place", "up %(n)s places", moved) % {"n": shown}
         return f'<span class="up" title="{title}">▲ {shown}</span>'
     if moved < 0:
         n = -moved
-        shown = _number(n)
+        shown = number(n)
         title = plural("down %(n)s place", "down %(n)s places", n) % {"n": shown}
         return f'<span class="down" title="{title}">▼ {shown}</span>'
     return f'<span title="{gettext("same place")}">=</span>'
@@ -102,18 +113,33 @@ class _Plurals:
             for texts, form in zip(parts._catalogs, parts._plurals, strict=True)
             if any(type(key) is tuple and key[0] == singular for key in texts)
         ]
-        fallback = getattr(translation, "_fallback", None)
+        first = getattr(translation, "_fallback", None)
+        holding = _holding(first, singular)
 
         def choose(n: int) -> str:  # ``DjangoTranslation.ngettext``
             for texts, form in holders:  # ``TranslationCatalog.plural``
                 text = texts.get((singular, form(n)))
                 if text is not None:
                     return text
+            fallback = holding if type(n) is int else first
             if fallback:
                 return fallback.ngettext(singular, plural, n)
             return singular if n == 1 else plural
 
         return choose
+
+
+def _holding(fallback: Any, singular: str) -> Any:
+    """The first translation of the ``fallback`` chain that may hold ``singular``'s
+    plurals. A plain ``gettext`` translation without them is passed: for a whole
+    ``n`` its ``ngettext`` misses (``NullTranslations`` holds nothing) and asks its own
+    fallback, or chooses by ``n == 1`` without one, as ``choose`` does."""
+    while fallback and type(fallback) in (gettext_module.NullTranslations, GNUTranslations):
+        texts = getattr(fallback, "_catalog", None)
+        if texts is not None and any(type(key) is tuple and key[0] == singular for key in texts):
+            return fallback
+        fallback = getattr(fallback, "_fallback", None)
+    return fallback
 
 
 #: the ``_Plurals`` of the translations, by translation
@@ -201,21 +227,37 @@ def _country(code: str) -> str:
 @register.filter
 def ranked_rows(rows: Iterable[EntryRow]) -> SafeString:
     """The ranked table's rows (``ratings.selectors.EntryRow``): rank, player,
-    number, movement, club, country, results."""
-    cells, out, plural, number = _Cells(), [], _plural(), _numbers()
-    moves = _moves(plural)
-    player, place = cells.player, cells.club_and_country  # looked up once a page
+    number, movement, club, country, results. A cold list page writes a hundred: what
+    a row needs is looked up once a page and its cells written inline (``_Cells``
+    writes the same, a call each)."""
+    cells, out, plural = _Cells(), [], _plural()
+    moves, places = _moves(plural), cells.places
+    number, plain, moving = shown_text, not settings.USE_THOUSAND_SEPARATOR, _numbers()
+    head, tail = cells.around
+    word, escape = PLAIN_ARGUMENT.fullmatch, html.escape
     for row in rows:
-        key = (row.movement, row.provisional)
-        moved = moves.get(key)
-        if moved is None:
-            moved = moves[key] = movement(row, plural)
+        rank, handle, name, fladub, _mu, _sigma, counted, moved, provisional, club, country = row
+        written = moves.get((moved, provisional))
+        if written is None:
+            written = moves[(moved, provisional)] = movement(row, plural, moving)
+        if word(handle) and not handle.isdigit():  # as ``_Cells.player``
+            url = f"{head}{handle}{tail}"
+        else:
+            url = conditional_escape(url_of(handle, "player-detail"))
+        place = places.get((club, country))
+        if place is None:
+            place = cells.club_and_country(row)
+        if plain and type(rank) is int and type(fladub) is int and type(counted) is int:
+            cols = str(rank), str(fladub), str(counted)  # as ``_number``
+        else:
+            cols = number(rank), number(fladub), number(counted)
         out.append(
-            f'\n    <tr><td class="num">{number(row.rank)}</td><td>{player(row)}</td>'
-            f'\n        <td class="num">{number(row.fladub)}</td>'
-            f'<td class="num">{moved}\n</td>'  # the include's last line end
-            f"\n        {place(row)}"
-            f'\n        <td class="num">{number(row.results_counted)}</td></tr>\n  '
+            f'\n    <tr><td class="num">{cols[0]}</td><td><a href="{url}">'
+            f"{escape(name) if type(name) is str else shown_text(name)}</a></td>"
+            f'\n        <td class="num">{cols[1]}</td>'
+            f'<td class="num">{written}\n</td>'  # the include's last line end
+            f"\n        {place}"
+            f'\n        <td class="num">{cols[2]}</td></tr>\n  '
         )
     return mark_safe("".join(out))  # every value escaped
 
@@ -277,18 +319,42 @@ def list_pages(context: Any, page: Any, param: str, anchor: str) -> SafeString:
         if k != param
     )
     link = f"?{kept}{shown_text(param)}="
-    out = [f'\n\n<nav class="pages" aria-label="{shown_text(gettext("Pages"))}">\n']
+    pages, previous, of, following = _pages_words()
+    out = [f'\n\n<nav class="pages" aria-label="{pages}">\n']
     if page.has_previous():
         number = shown_text(page.previous_page_number())
-        out.append(
-            f'<a href="{link}{number}{shown_text(anchor)}">« {shown_text(gettext("previous"))}</a>'
-        )
+        out.append(f'<a href="{link}{number}{shown_text(anchor)}">« {previous}</a>')
     words = {"number": shown_text(page.number), "total": shown_text(page.paginator.num_pages)}
-    out.append("\n" + gettext("page %(number)s of %(total)s") % words + "\n")
+    out.append("\n" + of % words + "\n")
     if page.has_next():
         number = shown_text(page.next_page_number())
-        out.append(
-            f'<a href="{link}{number}{shown_text(anchor)}">{shown_text(gettext("next"))} »</a>'
-        )
+        out.append(f'<a href="{link}{number}{shown_text(anchor)}">{following} »</a>')
     out.append("\n</nav>\n\n")
     return mark_safe("".join(out))  # every value escaped
+
+
+#: the pages' links' words by language: "Pages", "previous" (escaped), "page %(number)s
+#: of %(total)s" (its values escaped when written), "next" (escaped)
+_PAGES_WORDS: dict[str | None, tuple[str, str, str, str]] = {}
+
+
+def _pages_words() -> tuple[str, str, str, str]:
+    """``list_pages``' words in the active language (translated once per process)."""
+    language = get_language()
+    words = _PAGES_WORDS.get(language)
+    if words is None:
+        words = _PAGES_WORDS[language] = (
+            shown_text(gettext("Pages")),
+            shown_text(gettext("previous")),
+            gettext("page %(number)s of %(total)s"),
+            shown_text(gettext("next")),
+        )
+    return words
+
+
+def _forget(**kwargs: Any) -> None:
+    """A setting changed (in tests): the words are translated again."""
+    _PAGES_WORDS.clear()
+
+
+setting_changed.connect(_forget, dispatch_uid="ratings-list-pages-words")

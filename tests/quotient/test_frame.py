@@ -1,5 +1,5 @@
 """The site frame (``templates/base.html``) written from its kept parts
-(``quotient.templatetags.frame``) is the frame the old template wrote, byte for byte:
+(``quotient.templatetags.frame``, ``core.frame``) is the frame the old template wrote, byte for byte:
 each page is asked with the new frame and with the old one (``base_before.html``,
 put first in the templates' directories), in English, French and German, by an
 anonymous visitor and by logged-in ones (organiser, administrator, a player on their
@@ -26,8 +26,8 @@ from django.test import Client, RequestFactory, override_settings
 from django.utils import translation
 from django.utils.safestring import mark_safe
 
+from core.frame import framed_page
 from federation.models import Game, Player
-from quotient.templatetags.frame import framed_page
 from ratings.services import ranking_publish
 from scoring.models import Match
 from tests.builders import record_month

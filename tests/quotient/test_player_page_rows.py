@@ -153,6 +153,19 @@ def test_the_page_is_written_as_the_previous_rows_wrote_it(varied):
     assert isinstance(before, str) and before.startswith("404")  # the last: nobody
 
 
+@pytest.mark.django_db
+def test_thousands_separators_are_written_as_the_previous_rows_wrote_them(varied, settings):
+    """With thousands' separators on, the numbers the rows write inline (ranks, scores,
+    ages) take ``shown_text``'s way, as the previous renderer's did."""
+    settings.USE_THOUSAND_SEPARATOR = True
+    months = ("", "?game=divisor&month=2026-09")
+    asked = [(handle, query) for handle in varied for query in months]
+    for language in ("en", "fr", "de"):
+        for handle, query in asked:
+            before, after = _both(handle, query, language, player_html_rows_before)
+            assert after == before, (handle, query, language)
+
+
 TOKEN = re.compile(rb'name="csrfmiddlewaretoken" value="[^"]*"')
 HEADERS = ("Content-Type", "Vary", "ETag", "Cache-Control", "Content-Language", "Last-Modified")
 

@@ -18,6 +18,7 @@ from django.test import Client
 from django.utils import translation
 from django.utils.safestring import mark_safe
 
+from core.frame import framed_page
 from federation.models import Game
 from federation.months import month_label
 from ratings import views
@@ -140,32 +141,92 @@ def test_the_frame_is_the_templates(rf, language):
             assert unmasked(new.content) == unmasked(old.content), game.key
 
 
+def visitor(kind: str, django_user_model, federation_admin):
+    """A visitor of this kind: anonymous (None), logged in (a player's account), staff
+    (a superuser: the admin's link in the menu) or a federation administrator."""
+    if kind == "user":
+        return django_user_model.objects.create_user("una", "u@x.org", "pw-123456")
+    if kind == "admin":
+        return django_user_model.objects.create_superuser("sec", "s@x.org", "pw-123456")
+    if kind == "federation admin":
+        return federation_admin
+    return None
+
+
+def client_of(user) -> Client:
+    """A new client (no cookie yet), logged in as ``user`` unless None."""
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
 @pytest.mark.django_db
 @pytest.mark.parametrize("language", ["en", "fr", "de"])
 @pytest.mark.parametrize(
     "query", ["", "?page=1", "?club=berlin", "?country=DE", "?name=CHLOE", "?name=zz"]
 )
-def test_the_pages_are_the_templates(lists, monkeypatch, language, query):  # noqa: F811
-    """A whole page through the view, written in Python and by the templates."""
+@pytest.mark.parametrize("kind", ["anonymous", "user", "admin", "federation admin"])
+def test_the_pages_are_the_templates(
+    lists,  # noqa: F811
+    monkeypatch,
+    django_user_model,
+    federation_admin,
+    language,
+    query,
+    kind,
+):
+    """A whole page through the view, written in Python (``core.frame.framed_page``
+    around ``ratings.list_page``) and by the templates (``ratings/_list.html`` in
+    ``ratings/game.html``), for each kind of visitor (the frame shows them)."""
     url = f"/rankings/divisor/2026-10/{query}"
     headers = {"HTTP_ACCEPT_LANGUAGE": language}
     # each written afresh (not the other's from the cache), each by a new visitor
     monkeypatch.setattr(views, "cached", lambda key, fill, *args, **kwargs: fill())
-    new = Client().get(url, **headers)
+    # a new visitor each, or a logged-in one twice (the ETag names their session)
+    user = visitor(kind, django_user_model, federation_admin)
+    client = client_of(user)
+    new = client.get(url, **headers)
     with monkeypatch.context() as patch:
         patch.setattr(views, "list_body", lambda *args, **kwargs: None)
-        patch.setattr(views, "_page", lambda ranking, body: (ranking, body))
+        patch.setattr(
+            views, "_page", lambda ranking, body: {"title": (ranking, body), "content": ""}
+        )
 
-        def rendered(request, name, context):
-            assert name == "ratings/game_list.html"
-            return old_page(request, *context)
+        def rendered(request, title, content):
+            return old_page(request, *title)
 
-        patch.setattr(views, "render", rendered)
-        old = Client().get(url, **headers)
+        patch.setattr(views, "framed_page", rendered)
+        old = (client if user is not None else client_of(user)).get(url, **headers)
     assert new.status_code == old.status_code == 200
     assert unmasked(new.content) == unmasked(old.content)
     for header in ("Content-Type", "Vary", "ETag", "Cache-Control", "Content-Language"):
         assert new.headers.get(header) == old.headers.get(header), header
+    assert new.cookies.keys() == old.cookies.keys()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", ["en", "fr", "de"])
+def test_the_framed_page_is_game_lists(rf, django_user_model, language):
+    """``framed_page`` of ``_page`` is what ``ratings/game_list.html`` rendered, for
+    each kind of visitor, with a query to escape in the frame's links."""
+    ranking = RankingList(game=Game.objects.first(), month=dt.date(2026, 10, 1))
+    page = views._page(ranking, "\n<p>the list</p>\n")
+    users = [
+        AnonymousUser(),
+        django_user_model.objects.create_user("una", "u@x.org", "pw-123456"),
+        django_user_model.objects.create_superuser("sec", "s@x.org", "pw-123456"),
+    ]
+    with translation.override(language):
+        for user in users:
+            request = rf.get("/rankings/divisor/2026-10/?name=<Zoë>&page=2")
+            request.user = user
+            new = framed_page(request, page["title"], page["content"])
+            request = rf.get("/rankings/divisor/2026-10/?name=<Zoë>&page=2")
+            request.user = user
+            old = render(request, "ratings/game_list.html", page)
+            assert unmasked(new.content) == unmasked(old.content), user
+            assert new.headers["Content-Type"] == old.headers["Content-Type"]
 
 
 @pytest.mark.parametrize("language", ["en", "fr", "de"])
