@@ -676,7 +676,7 @@ def player_page_entries(*, player_id: int) -> list[HistoryEntry]:
 def _player_page_entries_orm(player_id: int) -> list[HistoryEntry]:
     """``player_page_entries`` through the ORM: two queries, any database."""
     latest = latest_months()
-    entries = player_history(player_id=player_id).select_related("ranking__game")
+    entries = player_history(player_id=player_id)  # (its game selected)
     return [
         HistoryEntry(
             game_id=e.ranking.game_id,
