@@ -13,6 +13,10 @@ import pytest
 import time_machine
 
 ROOT = Path(__file__).resolve().parent.parent
+#: this test process's name among the suite's parallel ones (pytest-xdist), or ""
+XDIST_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
+#: the log of this test process's Celery worker
+WORKER_LOG = ROOT / "var" / f"test-worker{'-' + XDIST_WORKER if XDIST_WORKER else ''}.log"
 
 
 GAMES = [
@@ -27,15 +31,20 @@ GAMES = [
 @pytest.fixture(autouse=True)
 def _fresh_cache():
     """Throttle counters live in the cache: every test starts with none (nor with
-    this process's copy of cached pages), and in the site's language: a request in
+    this process's copy of cached pages, nor with the list rows and slices it keeps:
+    a test's lists are not the last one's), and in the site's language: a request in
     German leaves German active in this thread, as LocaleMiddleware does not undo it."""
     from django.core.cache import cache
     from django.utils import translation
 
     from core.near_cache import near
+    from ratings import selectors
+    from ratings.api import views as ranking_api
 
     cache.clear()
     near.clear()
+    for kept in (selectors._KEPT, selectors._WRITTEN, ranking_api._LISTS):
+        kept.clear()
     yield
     translation.deactivate()
 
@@ -164,7 +173,8 @@ def celery_worker_process(django_db_setup, django_db_blocker):
         "RANKING_FAN_OUT": "1",
         "RANKING_CHUNK_SIZE": "4",
     }
-    log = open(ROOT / "var" / "test-worker.log", "w")  # noqa: SIM115 - closed below
+    WORKER_LOG.parent.mkdir(exist_ok=True)
+    log = open(WORKER_LOG, "w")  # noqa: SIM115 - closed below
     worker = subprocess.Popen(
         [
             sys.executable,
@@ -175,7 +185,7 @@ def celery_worker_process(django_db_setup, django_db_blocker):
             "worker",
             "--loglevel=INFO",
             "--concurrency=2",
-            "--hostname=test-worker@%h",
+            f"--hostname=test-worker{XDIST_WORKER}@%h",
             "--without-gossip",
             "--without-mingle",
         ],
