@@ -11,7 +11,6 @@ import time
 import uuid
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, HTTPServer
-from pathlib import Path
 
 import pytest
 import sentry_sdk
@@ -19,8 +18,7 @@ from django.test import Client
 
 from core.request_id import HEADER, RequestIdFilter, current_request_id
 from core.sentry import sentry_init
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.conftest import WORKER_LOG
 
 
 @pytest.fixture
@@ -90,7 +88,7 @@ def test_a_workers_log_lines_carry_the_id_of_the_request_that_queued_the_task(
         assert ping.delay(rid).get(timeout=30) == rid
     finally:
         current_request_id.reset(token)
-    log = ROOT / "var" / "test-worker.log"
+    log = WORKER_LOG
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:  # the worker's handler flushes each line
         lines = [json.loads(x) for x in log.read_text().splitlines() if x.startswith("{")]

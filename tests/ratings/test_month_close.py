@@ -97,6 +97,7 @@ def _backends_waiting_on_a_lock(url: str) -> list[int]:
     with psycopg.connect(url, autocommit=True) as conn:
         rows = conn.execute(
             "SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+            " AND datname = current_database()"
             " AND query ILIKE 'COPY \"ratings_rankingentry\"%'"  # the entries' write
         ).fetchall()
     return [pid for (pid,) in rows]
@@ -109,7 +110,8 @@ def _ended(url: str, pids: list[int], timeout: float = 60) -> None:
     with psycopg.connect(url, autocommit=True) as conn:
         while conn.execute(
             "SELECT (SELECT count(*) FROM pg_stat_activity WHERE pid = ANY(%s))"
-            " + (SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND classid = %s::oid)",
+            " + (SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND classid = %s::oid"
+            "    AND database = (SELECT oid FROM pg_database WHERE datname = current_database()))",
             [pids, LOCK_CLASS],
         ).fetchone()[0]:
             assert time.monotonic() < deadline, "the killed run's session never ended"
