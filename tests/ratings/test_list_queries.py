@@ -143,4 +143,3 @@ def test_every_slice_of_a_part_is_read_within_its_marks(october):
                 assert [row.handle for row in part.rows(start, stop)] == [
                     handle for handle, _ in expected[start:stop]
                 ]
-
