@@ -117,6 +117,9 @@ ROW_VALUES = (
     "player__country",
 )
 
+#: above every position a list can hold (a ``PositiveIntegerField``: 2**31 - 1 at most)
+NO_POSITION = 2**31
+
 _ROWS_SQL = """
     (SELECT e.rank, p.handle, p.display_name, p.public_name, e.fladub, e.mu, e.sigma,
             e.results_counted, e.movement, e.provisional, c.name, p.country, %s::int AS part,
@@ -124,7 +127,7 @@ _ROWS_SQL = """
        FROM ratings_rankingentry e
        JOIN federation_player p ON p.id = e.player_id
        LEFT JOIN federation_club c ON c.id = p.club_id
-      WHERE e.ranking_id = %s AND e.provisional = %s AND e.position >= %s
+      WHERE e.ranking_id = %s AND e.provisional = %s AND e.position >= %s AND e.position < %s
       ORDER BY e.position LIMIT %s OFFSET %s)"""
 
 
@@ -236,10 +239,20 @@ class ListPart(Rows):
         return rows
 
     def query(self, start: int, stop: int) -> list[Any]:
-        """The parameters of ``_ROWS_SQL`` for the slice ``[start:stop]``."""
-        skip = start % self.step
-        mark = self.marks[start // self.step]
-        return [self.ranking.pk, self.provisional, mark, stop - start, skip]
+        """The parameters of ``_ROWS_SQL`` (and ``_ENTRIES_JSON_SQL``) for the slice
+        ``[start:stop]``: the part, the positions from the mark before ``start`` to the
+        mark at or after ``stop`` (positions rise with the entries, so none of the
+        slice is past it; no mark after the part's last: any position), and the slice
+        in that range. The upper mark changes no row read; it lets PostgreSQL keep the
+        statement's generic plan (the same index range): with a lower bound alone, its
+        generic estimate (a third of the part) lost to each page's own plan, and every
+        page was planned anew (``docs/performance.md``, "the fifth stop")."""
+        step = self.step
+        skip = start % step
+        mark = self.marks[start // step]
+        after = -(-stop // step)  # the first mark at or after ``stop``
+        upto = self.marks[after] if after < len(self.marks) else NO_POSITION
+        return [self.ranking.pk, self.provisional, mark, upto, stop - start, skip]
 
 
 #: provisional pages read, by (list, players' generation, slice): every ranked page
@@ -367,7 +380,7 @@ _ENTRIES_JSON_SQL = (
     " e.results_counted, e.movement, p.handle, p.display_name, {name} AS named"
     " FROM ratings_rankingentry e JOIN federation_player p ON p.id = e.player_id"
     " WHERE e.ranking_id = %s AND e.provisional = %s AND e.position >= %s"
-    " ORDER BY e.position LIMIT %s OFFSET %s) r OFFSET 0) t"
+    " AND e.position < %s ORDER BY e.position LIMIT %s OFFSET %s) r OFFSET 0) t"
 ).format(
     mu=_FLOAT_JSON.format(x="r.mu"),
     sigma=_FLOAT_JSON.format(x="r.sigma"),

@@ -118,3 +118,28 @@ def test_player_lookups_use_the_lower_handle_index_in_constant_queries(
             assert "UPPER(" not in sql
     assert "LOWER(" in str(Player.objects.by_handle("P00").query).upper()
     assert Player.objects.by_handle("P00").get() == player
+
+
+@pytest.mark.django_db
+def test_every_slice_of_a_part_is_read_within_its_marks(october):
+    """A slice is read as the index range between the marks around it: every slice of
+    both parts (crossing marks, up to the end past the last mark) holds the entries
+    of the plain query, and the range's upper mark is never one of its positions."""
+    from ratings.selectors import NO_POSITION, ListPart
+
+    for provisional in (False, True):
+        expected = list(
+            october.entries.filter(provisional=provisional)
+            .order_by("position")
+            .values_list("player__handle", "position")
+        )
+        for start in range(len(expected)):
+            for stop in range(start + 1, len(expected) + 1):
+                part = ListPart(october, provisional=provisional)
+                low, high = part.query(start, stop)[2:4]
+                positions = [position for _, position in expected[start:stop]]
+                assert low <= positions[0] and positions[-1] < high
+                assert high == NO_POSITION or high in {p for _, p in expected[stop:]}
+                assert [row.handle for row in part.rows(start, stop)] == [
+                    handle for handle, _ in expected[start:stop]
+                ]
