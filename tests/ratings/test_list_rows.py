@@ -358,3 +358,17 @@ def test_a_slice_is_planned_once_a_connection_not_at_every_page(october):
         values[1] = str(values[1]).lower()
         custom = _cost(selectors._ENTRIES_JSON_SQL, values, "force_custom_plan")
         assert custom == _cost(selectors._ENTRIES_JSON_SQL, values, "force_generic_plan")
+
+
+@pytest.mark.django_db
+def test_a_slice_is_the_same_with_prepared_statements_off(october, settings):
+    """With ``DATABASE_PREPARED`` off (Django's cursor, the values written in the SQL
+    text inside their subqueries) a slice reads and writes the same entries."""
+    ranking = RankingList.objects.get(pk=october.pk)
+    part = selectors.ListPart(ranking, provisional=False)
+    prepared = [selectors.entries_json(part, start, start + 3) for start in range(3)]
+    rows = selectors.ListPart(ranking, provisional=True).rows(0, 2)
+    settings.DATABASE_PREPARED = False
+    assert [selectors.entries_json(part, start, start + 3) for start in range(3)] == prepared
+    assert selectors.ListPart(ranking, provisional=True).rows(0, 2) == rows
+    assert all(prepared) and len(rows) == 2
