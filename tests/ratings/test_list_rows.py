@@ -320,3 +320,17 @@ def test_the_links_parsed_once_are_drfs(url):
     links = Links(url)
     for key, value in (("page", 4), ("provisional_page", 1), ("page", "9"), ("a", 3)):
         assert links.replace(key, value) == replace_query_param(url, key, value)
+
+
+@pytest.mark.django_db
+def test_a_slice_is_the_same_with_prepared_statements_off(october, settings):
+    """With ``DATABASE_PREPARED`` off (Django's cursor, the values written in the SQL
+    text) a slice reads and writes the same entries."""
+    ranking = RankingList.objects.get(pk=october.pk)
+    part = selectors.ListPart(ranking, provisional=False)
+    prepared = [selectors.entries_json(part, start, start + 3) for start in range(3)]
+    rows = selectors.ListPart(ranking, provisional=True).rows(0, 2)
+    settings.DATABASE_PREPARED = False
+    assert [selectors.entries_json(part, start, start + 3) for start in range(3)] == prepared
+    assert selectors.ListPart(ranking, provisional=True).rows(0, 2) == rows
+    assert all(prepared) and len(rows) == 2
