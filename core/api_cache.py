@@ -71,7 +71,13 @@ def body_key(request: Request, key: str) -> str | None:
     ``request``'s renderer; None for the browsable API (not read ahead)."""
     if request.accepted_renderer.format != "json":
         return None
-    return f"{key}:{request.accepted_media_type}"
+    return _keyed(key, request.accepted_media_type)
+
+
+def _keyed(key: str, media_type: str) -> str:
+    """``key`` for the body in ``media_type`` (``application/json; indent=2``: its
+    parameters change the bytes), without the spaces a cache key should not hold."""
+    return f"{key}:{media_type.replace(' ', '')}"
 
 
 def rendered(
@@ -100,6 +106,6 @@ def rendered(
         return out.encode() if isinstance(out, str) else out
 
     content = cached(
-        f"{key}:{media_type}", render, timeout, by=request._request, prefetched=prefetched
+        _keyed(key, media_type), render, timeout, by=request._request, prefetched=prefetched
     )
     return HttpResponse(content, content_type=media_type)
