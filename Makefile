@@ -11,6 +11,7 @@ TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/quotient
 TEST_BROKER_URL   ?= redis://127.0.0.1:6379/14
 # The suite's parallel processes (pytest-xdist): one a core, at most 8 (each has its own
 # test database, cache keys and broker database: quotient/settings/test.py); 0: one process.
+# The 25 slowest tests are listed at the end: the suite is kept under 20 minutes.
 TEST_PROCESSES    ?= auto
 
 .PHONY: install run test lint bench bench-quick services messages clean
@@ -37,7 +38,7 @@ run: install
 ## make test: PostgreSQL + Redis + a real Celery worker, then the whole suite and the linters
 test: install services
 	DATABASE_URL=$(TEST_DATABASE_URL) CELERY_BROKER_URL=$(TEST_BROKER_URL) \
-	  $(PY) -m pytest --numprocesses $(TEST_PROCESSES) --maxprocesses 8 --dist worksteal
+	  $(PY) -m pytest --numprocesses $(TEST_PROCESSES) --maxprocesses 8 --dist worksteal --durations 25
 	$(MAKE) lint
 
 ## make lint: the style guide as a gate (ruff, formatting, types, the one-way app graph, migrations)
