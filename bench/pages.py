@@ -26,6 +26,10 @@ drawn, seeded, from the whole federation (a player's page, history and matches, 
 match's API answer and page, a page of the ranking), so no cache of the object answers
 it; targets at c=10: API families >= 0.5 of the bare view, HTML families >= 0.25, p95
 <= 50 ms; p95 <= 25 ms at c=1. ``--only random`` runs them alone (with the bare view).
+Each cold cell is bracketed by cells of the bare view at its level, and its fraction
+judged on their mean: on a shared machine the bare view's speed drifts within a run, and
+a family is then compared with the bare view of the same minute (the fraction of the
+run's mean bare view is printed too).
 
 The match detail pages and the match lists read uncached (every request its own URL,
 the cost right after a submission) are reported without a target: the issue sets none.
@@ -229,18 +233,39 @@ def check_cold(base: str, families: list[Family]) -> None:
 
 def measure_cold(args, wrk: str, base: str, families: list[Family], results: dict) -> None:
     """The random-object families (``pages_cold``): a warm-up of connections and code
-    on a slice of objects of its own, then every level on its own slice."""
+    on a slice of objects of its own, then every level on its own slice. Each cell is
+    bracketed by two cells of the bare view at its level (the one after it is the next
+    family's one before): its fraction is also taken of their mean (:data:`BESIDE`). On
+    a shared machine the bare view's speed drifts within a run (by half between runs
+    here): a family is then compared with the bare view of the same minute."""
     runs = 1 + len(args.levels)
+    before: dict[int, float] = {}
     for family in families:
         run_wrk(wrk, base + "/", 10, 1 if args.quick else 2, slice_args(family, 0, runs))
         for i, c in enumerate(args.levels):
+            if c not in before:
+                before[c] = bare_cell(args, wrk, base, c)
             drain(base, args.workers)
             m = run_wrk(wrk, base + "/", c, args.duration, slice_args(family, i + 1, runs))
             results[(family.name, c)] = m
+            after = bare_cell(args, wrk, base, c)
+            results[(BESIDE, family.name, c)] = (before[c] + after) / 2
+            before[c] = after
             print(
                 f"  {family.name:<28} c={c:<3} {m.rate:8.1f} req/s  p50 {m.p50_ms:7.1f} ms  "
-                f"p95 {m.p95_ms:7.1f} ms  errors {m.errors}"
+                f"p95 {m.p95_ms:7.1f} ms  errors {m.errors}  (bare beside "
+                f"{results[(BESIDE, family.name, c)]:.0f} req/s)"
             )
+
+
+#: the key of a cold family's bracketing bare view in the results: (BESIDE, name, c)
+BESIDE = "bare view beside"
+
+
+def bare_cell(args, wrk: str, base: str, c: int) -> float:
+    """The bare view's requests per second at ``c`` connections, one cell."""
+    drain(base, args.workers)
+    return run_wrk(wrk, base + "/bench/bare/", c, args.duration, []).rate
 
 
 def measure_all(
@@ -306,13 +331,25 @@ def report(args, points: list[Endpoint], results, families=()) -> None:
             errors += m.errors
             cells += f"{m.rate:8.0f} {m.p50_ms:5.1f}/{m.p95_ms:5.1f} x{m.rate / bare[c]:4.2f}"
         print(f"{family.name:<28}{cells}  {errors}")
+    if families:
+        print()
+        print("cold families, fraction of the bare view measured beside them (before and after")
+        print("each cell, at its level; the targets are judged on it):")
+        for family in families:
+            cells = "".join(
+                f"  c={c} x{results[(family.name, c)].rate / results[(BESIDE, family.name, c)]:4.2f}"
+                f" (bare {results[(BESIDE, family.name, c)]:.0f})"
+                for c in args.levels
+            )
+            print(f"{family.name:<28}{cells}")
     print()
     print("targets:")
     for point in points:
         for verdict in targets(point, results, bare, args.levels):
             print(f"  {point.name:<28} {verdict}")
     for family in families:
-        for verdict in cold_targets(family.name, family.kind, results, bare, args.levels):
+        beside = {c: results[(BESIDE, family.name, c)] for c in args.levels}
+        for verdict in cold_targets(family.name, family.kind, results, beside, args.levels):
             print(f"  {family.name:<28} {verdict}")
 
 
