@@ -60,14 +60,14 @@ def test_an_analysis_sent_twice_is_stored_once(club, players, celery_worker_proc
     with broker_down():
         match = match_record(club=club, played_on=dt.date(2026, 11, 3), record=record).match
     MatchEvent.objects.filter(match=match).update(at=timezone.now() - STALE_PENDING - timedelta(1))
-    sent = []
+    messages: list[tuple[int, int]] = []
 
-    def enqueue(match_id: int, version: int) -> None:
-        sent.append(analyse_match.delay(match_id, version))
-
-    # two runs of beat before the worker took the first message: two messages
-    assert stale_analyses_resend(enqueue=enqueue) == 1
-    assert stale_analyses_resend(enqueue=enqueue) == 1
+    # two runs of beat before the worker took the first message: two messages (held
+    # until both runs are over: an idle worker could store the first one in between,
+    # and the second run would then rightly find nothing pending)
+    assert stale_analyses_resend(enqueue=lambda *message: messages.append(message)) == 1
+    assert stale_analyses_resend(enqueue=lambda *message: messages.append(message)) == 1
+    sent = [analyse_match.delay(match_id, version) for match_id, version in messages]
     outcomes = sorted(result.get(timeout=60) for result in sent)
     assert outcomes == ["done", "stale"]  # one stored, the other found it done
     assert analysed(match.pk).analysis == {"decisive_mistake": decisive_mistake(record)}
