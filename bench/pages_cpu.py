@@ -28,6 +28,7 @@ from urllib.parse import urlsplit
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 
+from pages import free_port  # noqa: E402
 from pages_site import CACHE_URL, start_server  # noqa: E402
 
 TICK = os.sysconf("SC_CLK_TCK")
@@ -82,7 +83,9 @@ def run_wrk(base: str, family: str, seconds: int) -> tuple[dict, float]:
     if family == "bare":
         command += [base + "/bench/bare/"]
     else:
-        paths = ROOT / "var" / f"bench-pages-cold-{family}-random.txt"
+        paths = ROOT / "var" / f"bench-pages-cold-{family}.txt"
+        if not paths.exists():  # "match-api" for the file "match-api-random"
+            paths = ROOT / "var" / f"bench-pages-cold-{family}-random.txt"
         command += [base + "/", "--", "paths", str(paths), "1", "1000000000", "2"]
     wrk = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
     assert wrk.stdout is not None
@@ -119,12 +122,13 @@ def main() -> None:
     parser.add_argument("--database", default="quotient_cold")
     parser.add_argument("--server", default="postgres://postgres@127.0.0.1:5432")
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--port", type=int, default=18431)
+    parser.add_argument("--port", type=int, default=0, help="the server's port (a free one)")
     parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument(
         "--families", default="bare,match-api,player-history-api", help="bare or a cold file's name"
     )
     args = parser.parse_args()
+    args.port = args.port or free_port()
     server = start_server(args)
     try:
         for family in args.families.split(","):
