@@ -29,7 +29,9 @@ it; targets at c=10: API families >= 0.5 of the bare view, HTML families >= 0.25
 Each cold cell is bracketed by cells of the bare view at its level, and its fraction
 judged on their mean: on a shared machine the bare view's speed drifts within a run, and
 a family is then compared with the bare view of the same minute (the fraction of the
-run's mean bare view is printed too).
+run's mean bare view is printed too). The API root is measured once before them and each
+family's fraction of it printed for reference (issue 23's own table's baseline; no
+target on it).
 
 The match detail pages and the match lists read uncached (every request its own URL,
 the cost right after a submission) are reported without a target: the issue sets none.
@@ -342,6 +344,13 @@ def report(args, points: list[Endpoint], results, families=()) -> None:
                 for c in args.levels
             )
             print(f"{family.name:<28}{cells}")
+        root = results.get((API_ROOT, 10))
+        if root is not None and root.rate and 10 in args.levels:
+            print()
+            print(f"for reference, at c=10 against the API root ({root.rate:.0f} req/s, measured")
+            print("once before them: the baseline of issue 23's own table; no target on it):")
+            for family in families:
+                print(f"{family.name:<28}  x{results[(family.name, 10)].rate / root.rate:4.2f}")
     print()
     print("targets:")
     for point in points:
@@ -386,13 +395,18 @@ def targets(point: Endpoint, results, bare: dict[int, float], levels: list[int])
     return out
 
 
-def with_api_root(points: list[Endpoint]) -> list[Endpoint]:
+def with_api_root(points: list[Endpoint], families: list[Family]) -> list[Endpoint]:
     """``points`` with the API root's GET just before the first POST (the reference of
-    the submissions' target, measured in the same run), if some POST is measured."""
-    if not any(p.kind == "post" for p in points) or any(p.name == API_ROOT for p in points):
+    the submissions' target, measured in the same run), if some POST is measured; else
+    last, if some cold family is (issue 23 measured them against the API root: its
+    fraction is printed beside the bare view's, for reference, no target on it)."""
+    if any(p.name == API_ROOT for p in points):
         return points
-    first = next(i for i, p in enumerate(points) if p.kind.startswith("post"))
-    return [*points[:first], Endpoint(API_ROOT, "/api/v1/", "root"), *points[first:]]
+    root = Endpoint(API_ROOT, "/api/v1/", "root")
+    if any(p.kind == "post" for p in points):
+        first = next(i for i, p in enumerate(points) if p.kind.startswith("post"))
+        return [*points[:first], root, *points[first:]]
+    return [*points, root] if families else points
 
 
 def post_of_api_root(point: Endpoint, results, levels: list[int]) -> list[str]:
@@ -423,8 +437,8 @@ def main() -> None:
     f = fixtures()
     remove_submissions()  # what an interrupted run may have left
     points = [p for p in endpoints(f) if not args.only or args.only in p.name]
-    points = with_api_root(points)
     families = [x for x in cold_families(f.month) if not args.only or args.only in x.name]
+    points = with_api_root(points, families)
     bodies = ROOT / "var" / "bench-pages-submissions.jsonl"
     submissions(bodies, len(args.levels) * int(600 * args.duration), args.players)
     files = {"post": bodies, "post-astronomy": ROOT / "var" / "bench-pages-astronomy.jsonl"}
