@@ -22,6 +22,7 @@ from django.db import connection
 from django.db.models import F, Max, Model, OuterRef, Prefetch, QuerySet, Subquery
 from django.utils.translation import gettext
 
+from core.memos import memo
 from core.prepared import prepared_cursor
 from federation.models import Club, Game, Player, public_display_name, public_name_json_sql
 from federation.months import age, first_day, month_index
@@ -257,7 +258,7 @@ class ListPart(Rows):
 
 #: provisional pages read, by (list, players' generation, slice): every ranked page
 #: of a list shows the same first provisional page (a few per process)
-_KEPT: dict[tuple[int, str, int, int], list[EntryRow]] = {}
+_KEPT: dict[tuple[int, str, int, int], list[EntryRow]] = memo({})
 KEPT_PAGES = 8
 
 
@@ -316,7 +317,7 @@ T = TypeVar("T")
 
 #: what pages wrote of the slices ``_KEPT`` keeps, by (slice's key, form): a list's
 #: provisional page written once per process, language and format, not at each page
-_WRITTEN: dict[tuple[Any, ...], Any] = {}
+_WRITTEN: dict[tuple[Any, ...], Any] = memo({})
 KEPT_WRITINGS = 16
 
 

@@ -37,14 +37,12 @@ def _fresh_cache():
     from django.core.cache import cache
     from django.utils import translation
 
+    from core.memos import clear_memos
     from core.near_cache import near
-    from ratings import selectors
-    from ratings.api import views as ranking_api
 
     cache.clear()
     near.clear()
-    for kept in (selectors._KEPT, selectors._WRITTEN, ranking_api._LISTS):
-        kept.clear()
+    clear_memos()
     yield
     translation.deactivate()
 

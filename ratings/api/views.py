@@ -39,6 +39,7 @@ from core.api_cache import body_key, conditional, rendered, served
 from core.generations import Generation
 from core.http_cache import Validators, generations_and_body, not_modified, page_parts
 from core.lean import LeanThrottles, handled, lean
+from core.memos import memo
 from core.pagination import Pagination
 from federation.models import Game, Player
 from federation.months import parse_month
@@ -199,7 +200,7 @@ def _page_wanted(request: Request, part: Rows, param: str) -> tuple[ListPart, in
 #: the published lists this process read, by cache key (``list_key``: the lists'
 #: generation in it), as instances: ``published_list``'s own copy is unpickled at each
 #: read. The API only reads them. A few: one list is asked for at a time.
-_LISTS: dict[str, RankingList] = {}
+_LISTS: dict[str, RankingList] = memo({})
 KEPT_LISTS = 8
 
 
